@@ -1,0 +1,77 @@
+// buildApp(config): the Fastify application — hooks, the one error and 404 handler, API, portal and infrastructure routes.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import { ApiError } from './errors.js';
+import { BODY_LIMIT, registerRawBody } from './http/body.js';
+import { registerEndpoint } from './http/endpoint.js';
+import { registerErrorHandlers } from './http/error-handler.js';
+import { rewriteUrl } from './http/format-suffix.js';
+import { unmatchedPathError } from './http/versions.js';
+import { registerErrorPages } from './portal/error-pages.js';
+import { resources } from './resources/index.js';
+import { registerInfraRoutes } from './routes/infra.js';
+import { resourceEndpoints } from './routes/resource-routes.js';
+import { createStorage } from './storage/create-storage.js';
+import type { Storage } from './storage/storage.js';
+
+export interface AppOptions {
+  /** A storage to use instead of the one the config selects (tests share nothing this way). */
+  storage?: Storage;
+  /** Fastify's logger option; defaults to JSON logs at the configured level. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const storage = options.storage ?? (await createStorage(config));
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    rewriteUrl,
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: false,
+  });
+
+  const portal = new URL(config.portalUrl);
+  const portalPrefix = portal.pathname.replace(/\/+$/, '');
+  let closing = false;
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (closing) throw new ApiError('shuttingDown', 'This node is shutting down and took no new work. Retry the request; it is safe to repeat.');
+    const host = request.hostname;
+    if ((host.startsWith('dev.') || host.startsWith('developer.')) && host !== portal.host) {
+      return reply.redirect(config.portalUrl, 302);
+    }
+    return undefined;
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onClose', async () => {
+    await storage.close();
+  });
+
+  registerRawBody(app);
+  registerErrorHandlers(app, config.portalUrl);
+  registerInfraRoutes(app, storage);
+  registerErrorPages(app, portalPrefix);
+
+  app.get('/', async (request, reply) => {
+    if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(config.portalUrl, 302);
+    throw unmatchedPathError('/');
+  });
+
+  for (const def of resources) {
+    for (const endpoint of resourceEndpoints(def, { storage, config })) registerEndpoint(app, endpoint);
+  }
+  return app;
+}

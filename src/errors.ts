@@ -1,0 +1,183 @@
+// The error catalogue: every API error by name, with its stable integer code, HTTP status and message.
+//
+// Codes are numbered by area (1xxx request routing and format, 2xxx query parameters,
+// 3xxx request bodies, 4xxx the addressed items, 9xxx the server). A code, once released,
+// keeps its meaning; a retired code is never reused. The portal's /errors pages and
+// docs/errors.md are generated from this table.
+
+export type ApiStatus = 400 | 401 | 403 | 404 | 500;
+
+export interface CatalogueEntry {
+  readonly code: number;
+  readonly status: ApiStatus;
+  readonly title: string;
+  /** What the portal page says about the error: why it happens and how to fix it. */
+  readonly explanation: string;
+  /** Whether retrying the same request later may succeed. */
+  readonly retryable?: boolean;
+}
+
+export const catalogue = {
+  versionMissing: {
+    code: 1000, status: 400, title: 'Version missing',
+    explanation: 'Every API path starts with the version, for example /v2/dogs. Add the version in front of the path.',
+  },
+  versionUnknown: {
+    code: 1001, status: 404, title: 'Unknown version',
+    explanation: 'The first path segment names a version the service does not offer. Use one of the supported versions (v1, v2), written as "v" and a whole number.',
+  },
+  routeNotFound: {
+    code: 1002, status: 404, title: 'No such path',
+    explanation: 'The path does not name a resource, an item of one, or an operation of the API. Check the spelling against the API reference.',
+  },
+  methodNotAllowed: {
+    code: 1003, status: 400, title: 'Method not offered',
+    explanation: 'The path exists but does not offer this HTTP method. The Allow header of the answer lists the methods it offers.',
+  },
+  formatUnknown: {
+    code: 1004, status: 400, title: 'Unknown format',
+    explanation: 'The suffix of the last path segment names a format the service does not offer. Use .json or .xml, or leave the suffix out and send an Accept header.',
+  },
+  methodOverrideInvalid: {
+    code: 1005, status: 400, title: 'Invalid method override',
+    explanation: 'The method parameter and the X-HTTP-Method-Override header take post, put or delete, on a GET or POST request.',
+  },
+  prefetchRefused: {
+    code: 1006, status: 400, title: 'Prefetch of a changing request',
+    explanation: 'A GET whose method parameter makes it change data was sent as a browser prefetch (Sec-Purpose or Purpose: prefetch). It was not carried out; send it as a normal request.',
+  },
+  suppressInvalid: {
+    code: 1007, status: 400, title: 'Invalid suppress_response_codes',
+    explanation: 'suppress_response_codes takes true or false (in any case).',
+  },
+  requestMalformed: {
+    code: 1008, status: 400, title: 'Request does not parse',
+    explanation: 'The request line or a header could not be read, for example a path with a broken %-escape. Encode the URL properly.',
+  },
+  unknownParameter: {
+    code: 2000, status: 400, title: 'Unknown query parameter',
+    explanation: 'The query string has a parameter this operation does not accept, often a typo (colour for color). The message lists the accepted parameters.',
+  },
+  limitInvalid: {
+    code: 2001, status: 400, title: 'Invalid limit',
+    explanation: 'limit is a whole number from 1 to 100; the default is 10.',
+  },
+  offsetInvalid: {
+    code: 2002, status: 400, title: 'Invalid offset',
+    explanation: 'offset is a whole number, 0 or more; the default is 0.',
+  },
+  fieldsInvalid: {
+    code: 2003, status: 400, title: 'Invalid fields selection',
+    explanation: 'fields is a comma-separated list of field names, with a nested selection in parentheses for an association, for example fields=name,dogs(name). The message says where the selection went wrong and lists the valid fields at that level.',
+  },
+  fieldsTooDeep: {
+    code: 2004, status: 400, title: 'Fields nested too deeply',
+    explanation: 'A fields selection may nest associations at most four levels deep.',
+  },
+  filterInvalid: {
+    code: 2005, status: 400, title: 'Invalid filter value',
+    explanation: 'A filter has a value it cannot take. The message lists the values accepted.',
+  },
+  sortInvalid: {
+    code: 2006, status: 400, title: 'Invalid sort',
+    explanation: 'sort names one sortable field, with a leading - for descending order, for example sort=-name. The message lists the sortable fields.',
+  },
+  searchInvalid: {
+    code: 2007, status: 400, title: 'Invalid search text',
+    explanation: 'q is free text of 1 to 200 characters.',
+  },
+  bodyMalformed: {
+    code: 3000, status: 400, title: 'Body does not parse',
+    explanation: 'The request body could not be read as its Content-Type says. Send valid JSON with Content-Type: application/json, or name=value pairs with Content-Type: application/x-www-form-urlencoded.',
+  },
+  bodyTooLarge: {
+    code: 3001, status: 400, title: 'Body too large',
+    explanation: 'A request body may be at most 16 KiB.',
+  },
+  mediaTypeUnsupported: {
+    code: 3002, status: 400, title: 'Unsupported body type',
+    explanation: 'Request bodies are application/json or application/x-www-form-urlencoded. Set the Content-Type header to one of them.',
+  },
+  bodyFieldUnknown: {
+    code: 3003, status: 400, title: 'Unknown body field',
+    explanation: 'The body has a field the resource does not have. The message names it and lists the fields that can be written.',
+  },
+  fieldRequired: {
+    code: 3004, status: 400, title: 'Required field missing',
+    explanation: 'A field that must have a value is missing, empty or null. The message names it.',
+  },
+  fieldTooLong: {
+    code: 3005, status: 400, title: 'Field too long',
+    explanation: 'Text fields hold at most 100 characters after leading and trailing spaces are removed.',
+  },
+  fieldInvalid: {
+    code: 3006, status: 400, title: 'Invalid field value',
+    explanation: 'A body field has a value of the wrong kind (for example a number or a list where text is expected, or a control character). The message names the field and what it takes.',
+  },
+  emailInvalid: {
+    code: 3007, status: 400, title: 'Invalid email address',
+    explanation: 'email must be an address such as ann@example.com.',
+  },
+  valueNotAllowed: {
+    code: 3008, status: 400, title: 'Value not allowed',
+    explanation: 'A field takes one of a fixed set of values (state: registered, adoptable, adopted, lost). The message lists them.',
+  },
+  referenceNotFound: {
+    code: 3009, status: 400, title: 'Referenced item not found',
+    explanation: 'A field refers to an item (an owner, a veterinarian, a food) by an id that does not exist or that you cannot see. Create the item first, or correct the id.',
+  },
+  itemNotFound: {
+    code: 4000, status: 404, title: 'Item not found',
+    explanation: 'No item with this id exists, or it is not visible to you. It may have been deleted; list the collection to find current ids.',
+  },
+  internal: {
+    code: 9000, status: 500, title: 'Internal error',
+    explanation: 'The service failed to answer. The message carries a request id; quote it when you report the problem. Retrying later may work.',
+    retryable: true,
+  },
+  shuttingDown: {
+    code: 9001, status: 500, title: 'Service restarting',
+    explanation: 'The node that received the request is shutting down. Retry the request; another node, or this one after its restart, will answer.',
+    retryable: true,
+  },
+  databaseUnavailable: {
+    code: 9002, status: 500, title: 'Database unavailable',
+    explanation: 'The service cannot reach its database. Retry later.',
+    retryable: true,
+  },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorName = keyof typeof catalogue;
+
+/** The one typed error of the service: inner layers throw it by catalogue name. */
+export class ApiError extends Error {
+  readonly name = 'ApiError';
+  readonly entry: CatalogueEntry;
+  /** Extra response headers the error needs (Allow on a method error, say). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(readonly errorName: ErrorName, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.entry = catalogue[errorName];
+    this.headers = headers;
+  }
+
+  get status(): ApiStatus {
+    return this.entry.status;
+  }
+
+  get code(): number {
+    return this.entry.code;
+  }
+}
+
+/** Every catalogue entry with its name, in code order: for the portal pages and the docs. */
+export function catalogueEntries(): Array<CatalogueEntry & { name: ErrorName }> {
+  return (Object.entries(catalogue) as Array<[ErrorName, CatalogueEntry]>)
+    .map(([name, entry]) => ({ ...entry, name }))
+    .sort((a, b) => a.code - b.code);
+}
+
+export function entryByCode(code: number): (CatalogueEntry & { name: ErrorName }) | undefined {
+  return catalogueEntries().find((entry) => entry.code === code);
+}

@@ -1,0 +1,55 @@
+// Reads a request body as the API accepts it: JSON (an object) or form fields, at most 16 KiB.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parse as parseForm } from 'fast-querystring';
+import { ApiError } from '../errors.js';
+
+export const BODY_LIMIT = 16 * 1024;
+
+/** What the catch-all content parser keeps: the bytes and their media type, parsed later in order. */
+interface RawBody {
+  readonly bytes: Buffer;
+  readonly mediaType: string;
+}
+
+const PARSED = Symbol('parsedBody');
+type WithParsed = FastifyRequest & { [PARSED]?: Record<string, unknown> | undefined };
+
+/**
+ * Replaces Fastify's parsers with one that only buffers (up to BODY_LIMIT): parsing happens in
+ * the request's own stages, after the method is known (SPEC §8, order of checks).
+ */
+export function registerRawBody(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, bytes, done) => {
+    const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    done(null, { bytes: bytes as Buffer, mediaType } satisfies RawBody);
+  });
+}
+
+/** The body's fields, or undefined when there is no body. */
+export function readBody(request: FastifyRequest): Record<string, unknown> | undefined {
+  const holder = request as WithParsed;
+  if (PARSED in holder) return holder[PARSED];
+  const parsed = parse(request.body as RawBody | undefined);
+  holder[PARSED] = parsed;
+  return parsed;
+}
+
+function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
+  if (!raw || raw.bytes.length === 0) return undefined;
+  if (raw.mediaType === 'application/x-www-form-urlencoded') return parseForm(raw.bytes.toString('utf8')) as Record<string, unknown>;
+  if (raw.mediaType === 'application/json' || raw.mediaType.endsWith('+json')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw.bytes.toString('utf8'));
+    } catch (error) {
+      throw new ApiError('bodyMalformed', `The JSON body does not parse (${(error as Error).message}). Send one JSON object, such as {"name": "Rex"}.`);
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new ApiError('bodyMalformed', 'The JSON body must be one object, such as {"name": "Rex"}, not a list or a single value.');
+    }
+    return value as Record<string, unknown>;
+  }
+  const named = raw.mediaType === '' ? 'no Content-Type' : `Content-Type ${raw.mediaType}`;
+  throw new ApiError('mediaTypeUnsupported', `The body has ${named}. Send application/json or application/x-www-form-urlencoded.`);
+}

@@ -1,0 +1,92 @@
+// Parses an API request into its intent: format, status suppression, the method carried out, its input.
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { QueryParams } from '../query/collection.js';
+import { formatFromAccept, formatFromSuffix, type Format } from '../representation/formats.js';
+import { DEFAULT_TENANT, type Scope } from '../storage/storage.js';
+import { readBody } from './body.js';
+import { formatSuffixOf } from './format-suffix.js';
+
+export type Verb = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface ApiContext {
+  readonly version: number;
+  readonly format: Format;
+  readonly suppress: boolean;
+  /** The method carried out: the HTTP method, or the one `method` / X-HTTP-Method-Override names. */
+  readonly method: Verb;
+  readonly overridden: boolean;
+  readonly query: QueryParams;
+  /** The fields sent: the body, or the query string of an overridden GET; read when first asked for. */
+  readonly input: () => Readonly<Record<string, unknown>>;
+  /** Whose data the request sees. */
+  readonly scope: Scope;
+  readonly request: FastifyRequest;
+}
+
+/** How an answer is rendered; known before anything else is checked, so errors render right too. */
+export interface Rendering {
+  readonly format: Format;
+  readonly suppress: boolean;
+}
+
+const RENDERING = Symbol('rendering');
+type WithRendering = FastifyRequest & { [RENDERING]?: Rendering };
+
+/**
+ * The format and suppression a request asks for, never throwing: an unknown suffix renders
+ * JSON, an invalid suppress_response_codes does not suppress (their 400s come from parseIntent).
+ */
+export function renderingOf(request: FastifyRequest): Rendering {
+  const cached = (request as WithRendering)[RENDERING];
+  if (cached) return cached;
+  const suffix = formatSuffixOf(request.raw);
+  let format: Format;
+  try {
+    format = suffix === undefined ? formatFromAccept(request.headers.accept) : formatFromSuffix(suffix);
+  } catch {
+    format = 'json';
+  }
+  // Suppression applies to answers under /v<N>/ only, never to the portal or the infrastructure.
+  const raw = request.url.charCodeAt(1) === 118 /* v */ ? (request.query as QueryParams | undefined)?.suppress_response_codes : undefined;
+  const rendering = { format, suppress: typeof raw === 'string' && raw.toLowerCase() === 'true' };
+  (request as WithRendering)[RENDERING] = rendering;
+  return rendering;
+}
+
+const OVERRIDES: Readonly<Record<string, Verb>> = { post: 'POST', put: 'PUT', delete: 'DELETE' };
+
+/** Stages 1–3 of every API request: format, suppression, and the method to carry out. */
+export function parseIntent(request: FastifyRequest, version: number): ApiContext {
+  const rendering = renderingOf(request);
+  const suffix = formatSuffixOf(request.raw);
+  if (suffix !== undefined) formatFromSuffix(suffix);
+  const query = (request.query ?? {}) as QueryParams;
+  const suppressRaw = query.suppress_response_codes;
+  if (suppressRaw !== undefined && (typeof suppressRaw !== 'string' || !/^(true|false)$/i.test(suppressRaw))) {
+    throw new ApiError('suppressInvalid', `suppress_response_codes must be true or false, got "${String(suppressRaw)}".`);
+  }
+
+  const httpMethod = request.method === 'HEAD' ? 'GET' : request.method;
+  let method: string = httpMethod;
+  let overridden = false;
+  let input = (): Readonly<Record<string, unknown>> => readBody(request) ?? {};
+  if (httpMethod === 'GET' || httpMethod === 'POST') {
+    const body = httpMethod === 'POST' ? readBody(request) : undefined;
+    const header = request.headers['x-http-method-override'];
+    const named = query.method ?? body?.method ?? (httpMethod === 'POST' ? header : undefined);
+    if (named !== undefined) {
+      const target = typeof named === 'string' ? OVERRIDES[named.toLowerCase()] : undefined;
+      if (!target) {
+        throw new ApiError('methodOverrideInvalid', `The method override "${String(named)}" is not one of post, put, delete. Send it as ?method=put (or the X-HTTP-Method-Override header on a POST).`);
+      }
+      method = target;
+      overridden = true;
+    }
+    if (httpMethod === 'GET') input = () => (overridden ? query : {});
+  }
+  return {
+    version, format: rendering.format, suppress: rendering.suppress,
+    method: method as Verb, overridden, query, input, request, scope: { tenantId: DEFAULT_TENANT },
+  };
+}

@@ -1,0 +1,58 @@
+// An endpoint is a path with its operations per method; this turns one into a Fastify route for each version.
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { ApiError } from '../errors.js';
+import { parseIntent, type ApiContext, type Verb } from './context.js';
+import { sendOutcome, type Outcome } from './respond.js';
+import { VERSIONS } from './versions.js';
+
+export interface Operation {
+  /** Runs stages 7 on (parameters and body, then the item) and returns what to send. */
+  run(context: ApiContext): Promise<Outcome>;
+}
+
+export interface Endpoint {
+  /** The path after the version, in Fastify's syntax: `/dogs/:id`. */
+  readonly path: string;
+  readonly operations: Partial<Record<Verb, Operation>>;
+  /** Open operations need no token (route configuration, read by the auth stage). */
+  readonly open?: boolean;
+}
+
+/** Every method is routed, so an unoffered one is the API's 400 with Allow, not Fastify's 404. */
+const ROUTED_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+const VERB_ORDER: Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+export function allowHeader(endpoint: Endpoint): string {
+  return VERB_ORDER.filter((verb) => endpoint.operations[verb])
+    .flatMap((verb) => (verb === 'GET' ? ['GET', 'HEAD'] : [verb]))
+    .join(', ');
+}
+
+export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint): void {
+  const allow = allowHeader(endpoint);
+  for (const version of VERSIONS) {
+    app.route({
+      method: ROUTED_METHODS,
+      url: `/v${version}${endpoint.path}`,
+      config: { endpoint, version },
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const context = parseIntent(request, version);
+        if (context.overridden && request.method !== 'POST') reply.header('cache-control', 'no-store');
+        const operation = endpoint.operations[context.method];
+        if (!operation) {
+          const asked = context.overridden ? `${context.method} (by method override)` : request.method;
+          throw new ApiError('methodNotAllowed', `${asked} is not offered on this path. It offers: ${allow}.`, { allow });
+        }
+        if (context.overridden && request.method !== 'POST' && isPrefetch(request)) {
+          throw new ApiError('prefetchRefused', 'This GET changes data (it has a method override) and was sent as a prefetch, so it was not carried out. Send it as a normal request.');
+        }
+        return sendOutcome(request, reply, await operation.run(context));
+      },
+    });
+  }
+}
+
+function isPrefetch(request: FastifyRequest): boolean {
+  const purpose = request.headers['sec-purpose'] ?? request.headers.purpose;
+  return typeof purpose === 'string' && purpose.toLowerCase().includes('prefetch');
+}

@@ -1,0 +1,39 @@
+// The one error handler and 404 handler: every failure becomes a catalogue error in the request's format.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import { sendError } from './respond.js';
+import { unmatchedPathError } from './versions.js';
+
+/** Fastify's own errors, mapped onto the catalogue (and so onto the eight allowed statuses). */
+const FRAMEWORK_ERRORS: Readonly<Record<string, (error: FastifyError) => ApiError>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('bodyTooLarge', 'The request body is larger than 16 KiB, the most the API accepts. Send fewer or shorter fields.'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError('mediaTypeUnsupported', 'The body has a Content-Type the API does not read. Send application/json or application/x-www-form-urlencoded.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError('bodyMalformed', 'The body is shorter or longer than its Content-Length header says.'),
+  FST_ERR_BAD_URL: () => new ApiError('requestMalformed', 'The URL could not be decoded (a broken %-escape?). Percent-encode the path properly.'),
+};
+
+export function registerErrorHandlers(app: FastifyInstance, portalUrl: string): void {
+  const moreInfoBase = `${portalUrl}/errors`;
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    return sendError(request, reply, toApiError(error, request), moreInfoBase);
+  });
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    return sendError(request, reply, unmatchedPathError(pathname), moreInfoBase);
+  });
+}
+
+function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  const mapped = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+  if (mapped) return mapped(error);
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    request.log.info({ err: error }, 'client error from the framework');
+    return new ApiError('requestMalformed', `The request could not be read: ${error.message}.`);
+  }
+  request.log.error({ err: error }, 'request failed');
+  return new ApiError('internal', `The service failed to answer this request. Quote the request id ${request.id} if you report it; retrying later may work.`);
+}

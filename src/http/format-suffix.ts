@@ -1,0 +1,24 @@
+// Strips a format suffix (`/dogs.xml`) from an API path before routing, and remembers it on the request.
+import type { IncomingMessage } from 'node:http';
+
+const SUFFIX = Symbol('formatSuffix');
+
+type WithSuffix = IncomingMessage & { [SUFFIX]?: string };
+
+/** Fastify's rewriteUrl: `/v1/dogs/abc.xml?x` → `/v1/dogs/abc?x`, with `xml` kept for negotiation. */
+export function rewriteUrl(request: IncomingMessage): string {
+  const url = request.url ?? '/';
+  if (url.charCodeAt(1) !== 118 /* v */) return url;
+  const queryAt = url.indexOf('?');
+  const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+  const lastSlash = pathname.lastIndexOf('/');
+  const dot = pathname.indexOf('.', lastSlash);
+  // A single segment (`/v1.2`) is a version, not a name with a suffix.
+  if (dot === -1 || lastSlash === 0) return url;
+  (request as WithSuffix)[SUFFIX] = pathname.slice(dot + 1);
+  return pathname.slice(0, dot) + (queryAt === -1 ? '' : url.slice(queryAt));
+}
+
+export function formatSuffixOf(request: IncomingMessage): string | undefined {
+  return (request as WithSuffix)[SUFFIX];
+}

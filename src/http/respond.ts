@@ -1,0 +1,39 @@
+// Shapes the HTTP answer of an API request: status (or its suppression), headers and the serialized body.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ApiStatus } from '../errors.js';
+import { serialize, type Document } from '../representation/document.js';
+import { MEDIA_TYPES } from '../representation/formats.js';
+import { renderingOf } from './context.js';
+
+/** What an operation produced: the status, the document (none for a delete), extra headers. */
+export interface Outcome {
+  readonly status: 200 | 201;
+  readonly document?: Document;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export function sendOutcome(request: FastifyRequest, reply: FastifyReply, outcome: Outcome): FastifyReply {
+  const { format, suppress } = renderingOf(request);
+  reply.code(suppress ? 200 : outcome.status);
+  reply.header('vary', 'Accept');
+  if (outcome.headers) reply.headers(outcome.headers);
+  if (!outcome.document) return reply.send('');
+  reply.header('content-type', MEDIA_TYPES[format]);
+  return reply.send(serialize(format, outcome.document));
+}
+
+/** Renders an error: the envelope of SPEC §2 in the request's format, its status or a suppressed 200. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError, moreInfoBase: string): FastifyReply {
+  const { format, suppress } = renderingOf(request);
+  const status: ApiStatus = error.status;
+  const body: Document = {};
+  if (suppress) body.response_code = String(status);
+  body.message = error.message;
+  body.more_info = `${moreInfoBase}/${error.code}`;
+  body.code = error.code;
+  reply.code(suppress ? 200 : status);
+  reply.header('vary', 'Accept');
+  reply.headers(error.headers);
+  reply.header('content-type', MEDIA_TYPES[format]);
+  return reply.send(serialize(format, format === 'xml' ? { error: body } : body));
+}

@@ -1,0 +1,85 @@
+// Turns a create or update body into clean field values: trims, clears blanks, validates by the resource's schema.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { ApiError } from '../errors.js';
+import { READ_ONLY_FIELDS, type FieldValue, type ResourceDef } from '../resources/definition.js';
+import { createSchema, MAX_TEXT_LENGTH, updateSchema } from '../resources/schemas.js';
+import { CONTROL_PARAMS } from './collection.js';
+
+export type BodyMode = 'create' | 'update';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
+const ajv = addFormats(new Ajv({ allErrors: false, strict: false }), ['email', 'date-time']);
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(def: ResourceDef, mode: BodyMode): ValidateFunction {
+  const key = `${def.name}:${mode}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile(mode === 'create' ? createSchema(def) : updateSchema(def));
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+const IGNORED = new Set<string>([...CONTROL_PARAMS, ...READ_ONLY_FIELDS]);
+// C0 and C1 control characters have no place in a name or a place, and XML 1.0 cannot carry most of them.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Validates a parsed body (JSON object or form fields); returns only the fields it sets. */
+export function readInput(def: ResourceDef, body: Readonly<Record<string, unknown>>, mode: BodyMode): Record<string, FieldValue> {
+  const values: Record<string, unknown> = {};
+  for (const name of Object.keys(body)) {
+    if (IGNORED.has(name)) continue;
+    if (!Object.hasOwn(def.fields, name)) {
+      throw new ApiError('bodyFieldUnknown', `The body has the field "${name}", which ${def.name} do not have. Fields you can write: ${Object.keys(def.fields).join(', ')}.`);
+    }
+    values[name] = normalize(name, body[name]);
+  }
+  const validate = validatorFor(def, mode);
+  if (!validate(values)) throw toApiError(def, values, validate.errors?.[0]);
+  return values as Record<string, FieldValue>;
+}
+
+/** Strings are trimmed; a blank string clears the field (null). Other kinds are left to the schema. */
+function normalize(name: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (CONTROL_CHARS.test(value)) {
+    throw new ApiError('fieldInvalid', `The field "${name}" contains a control character (such as a tab or a line break). Send plain text on one line.`);
+  }
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+function toApiError(def: ResourceDef, values: Record<string, unknown>, error: ErrorObject | undefined): ApiError {
+  if (!error) return new ApiError('fieldInvalid', 'The body is not valid.');
+  if (error.keyword === 'required') {
+    const name = (error.params as { missingProperty: string }).missingProperty;
+    return new ApiError('fieldRequired', `The field "${name}" is required: give it a non-empty value.`);
+  }
+  const name = error.instancePath.split('/')[1] ?? '';
+  const field = def.fields[name];
+  const value = values[name];
+  if (field?.values) {
+    return new ApiError('valueNotAllowed', `The field "${name}" must be one of: ${field.values.join(', ')}${value === null ? '; it cannot be empty or null' : `, got "${String(value)}"`}.`);
+  }
+  if (value === null && field?.required) {
+    return new ApiError('fieldRequired', `The field "${name}" is required and cannot be empty or null.`);
+  }
+  if (typeof value === 'string' && [...value].length > MAX_TEXT_LENGTH) {
+    return new ApiError('fieldTooLong', `The field "${name}" is ${[...value].length} characters long; the most is ${MAX_TEXT_LENGTH}.`);
+  }
+  if (field?.kind === 'email' && typeof value === 'string') {
+    return new ApiError('emailInvalid', `The field "${name}" must be an email address such as ann@example.com, got "${value}".`);
+  }
+  if (field?.kind === 'ref' && typeof value === 'string') {
+    return new ApiError('referenceNotFound', `The field "${name}" refers to "${value}", which is not an id of ${field.ref}. Ids are made of letters, digits, _ and -.`);
+  }
+  return new ApiError('fieldInvalid', `The field "${name}" must be text (a string)${field?.required ? '' : ' or null to clear it'}, got ${describe(value)}.`);
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'a list (was the field given twice?)';
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
+}

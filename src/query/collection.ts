@@ -1,0 +1,104 @@
+// Parses the query parameters of reads: limit, offset, filters, sort, q, and the accepted-parameter check.
+import { ApiError } from '../errors.js';
+import { sortableFields, type ResourceDef } from '../resources/definition.js';
+
+export type QueryParams = Readonly<Record<string, string | string[] | undefined>>;
+
+export interface Filter {
+  readonly field: string;
+  /** Lower-cased values; an item matches when its field equals any of them, ignoring case. */
+  readonly values: readonly string[];
+}
+
+export interface Sort {
+  readonly field: string;
+  readonly descending: boolean;
+}
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+export const MAX_Q_LENGTH = 200;
+
+/** The parameters every operation under /v<N>/ accepts besides its own. */
+export const CONTROL_PARAMS = ['method', 'suppress_response_codes', 'access_token'] as const;
+
+/** Rejects any parameter outside `accepted` (plus the control parameters), naming it. */
+export function checkKnownParams(params: QueryParams, accepted: readonly string[]): void {
+  for (const name of Object.keys(params)) {
+    if (accepted.includes(name) || (CONTROL_PARAMS as readonly string[]).includes(name)) continue;
+    const list = [...accepted, ...CONTROL_PARAMS].join(', ');
+    throw new ApiError('unknownParameter', `The query parameter "${name}" is not accepted here. Accepted parameters: ${list}.`);
+  }
+}
+
+/** The single value of a parameter; a repeated parameter is a 400. */
+export function single(params: QueryParams, name: string): string | undefined {
+  const value = params[name];
+  if (Array.isArray(value)) {
+    throw new ApiError('unknownParameter', `The query parameter "${name}" is given ${value.length} times; give it once.`);
+  }
+  return value;
+}
+
+const WHOLE_NUMBER = /^\d{1,9}$/;
+
+export function parseLimit(params: QueryParams): number {
+  const raw = single(params, 'limit');
+  if (raw === undefined) return DEFAULT_LIMIT;
+  const limit = WHOLE_NUMBER.test(raw) ? Number(raw) : NaN;
+  if (!(limit >= 1 && limit <= MAX_LIMIT)) {
+    throw new ApiError('limitInvalid', `limit must be a whole number from 1 to ${MAX_LIMIT}, got "${raw}". Leave it out for the default of ${DEFAULT_LIMIT}.`);
+  }
+  return limit;
+}
+
+export function parseOffset(params: QueryParams): number {
+  const raw = single(params, 'offset');
+  if (raw === undefined) return 0;
+  if (!WHOLE_NUMBER.test(raw)) {
+    throw new ApiError('offsetInvalid', `offset must be a whole number, 0 or more, got "${raw}". Leave it out to start at the first item.`);
+  }
+  return Number(raw);
+}
+
+/** The resource's filters present in `params`; enum fields check their values. */
+export function parseFilters(def: ResourceDef, params: QueryParams): Filter[] {
+  const filters: Filter[] = [];
+  for (const [param, field] of Object.entries(def.filters)) {
+    const raw = single(params, param);
+    if (raw === undefined) continue;
+    const values = raw.split(',').map((value) => value.trim().toLowerCase()).filter((value) => value !== '');
+    if (values.length === 0) {
+      throw new ApiError('filterInvalid', `The filter ${param} is empty. Give one value, or several separated by commas, or leave it out.`);
+    }
+    const allowed = def.fields[field]?.values;
+    const wrong = allowed && values.find((value) => !allowed.includes(value));
+    if (wrong) {
+      throw new ApiError('filterInvalid', `The filter ${param} has the value "${wrong}", which is not one of: ${allowed.join(', ')}.`);
+    }
+    filters.push({ field, values });
+  }
+  return filters;
+}
+
+export function parseSort(def: ResourceDef, params: QueryParams): Sort | undefined {
+  const raw = single(params, 'sort');
+  if (raw === undefined) return undefined;
+  const descending = raw.startsWith('-');
+  const field = descending ? raw.slice(1) : raw;
+  const sortable = sortableFields(def);
+  if (!sortable.includes(field)) {
+    throw new ApiError('sortInvalid', `sort cannot order by "${raw}". Sortable fields of ${def.name}: ${sortable.join(', ')}; put - in front for descending order (sort=-name).`);
+  }
+  return { field, descending };
+}
+
+export function parseQ(params: QueryParams): string | undefined {
+  const raw = single(params, 'q');
+  if (raw === undefined) return undefined;
+  const length = [...raw].length;
+  if (raw.trim() === '' || length > MAX_Q_LENGTH) {
+    throw new ApiError('searchInvalid', `q must be search text of 1 to ${MAX_Q_LENGTH} characters, got ${raw.trim() === '' ? 'an empty value' : `${length} characters`}.`);
+  }
+  return raw;
+}

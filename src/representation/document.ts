@@ -1,0 +1,34 @@
+// Documents: the envelopes of SPEC §2 as plain values, shaped once and then serialized per format.
+import type { Item } from '../resources/definition.js';
+import type { Selection } from '../query/selection.js';
+import type { Format } from './formats.js';
+import { toJson } from './json.js';
+import { toXml } from './xml.js';
+
+export type DocumentValue = string | number | null | DocumentValue[] | { [key: string]: DocumentValue };
+export type Document = { [key: string]: DocumentValue };
+
+/** An item with only the selected fields, in the order they were asked for. */
+export function shapeItem(item: Item, selection: Selection): { [key: string]: DocumentValue } {
+  const shaped: { [key: string]: DocumentValue } = {};
+  for (const name of selection.order) {
+    if (name in item) shaped[name] = item[name] as DocumentValue;
+  }
+  return shaped;
+}
+
+export function itemDocument(singular: string, item: Item, selection: Selection): Document {
+  return { [singular]: shapeItem(item, selection) };
+}
+
+export function listDocument(plural: string, singular: string, items: readonly Item[], selection: Selection): Document {
+  return { [plural]: items.map((item) => ({ [singular]: shapeItem(item, selection) })) };
+}
+
+export function countDocument(count: number): Document {
+  return { count };
+}
+
+export function serialize(format: Format, document: Document): string {
+  return format === 'xml' ? toXml(document) : toJson(document);
+}

@@ -1,0 +1,66 @@
+// The shape of a resource definition: fields, filters and associations that drive routes, storage and docs.
+
+/** A value as stored and represented: every field of the API is text or null. */
+export type FieldValue = string | null;
+
+/** One stored item, keyed by the API's field names (id, createdAt, updatedAt included). */
+export type Item = Record<string, FieldValue>;
+
+export type FieldKind = 'text' | 'email' | 'enum' | 'ref';
+
+export interface FieldDef {
+  readonly kind: FieldKind;
+  /** Must have a value on create and can never be cleared. */
+  readonly required?: boolean;
+  /** For enums: the values accepted. */
+  readonly values?: readonly string[];
+  /** The value given on create when the body has none. */
+  readonly default?: string;
+  /** For refs: the resource the id points to. */
+  readonly ref?: string;
+  /** Searched by `q`. */
+  readonly searchable?: boolean;
+  readonly description: string;
+  readonly example?: string;
+}
+
+export interface AssociationDef {
+  /** `one`: the item points to at most one target; `many`: an array of targets. */
+  readonly kind: 'one' | 'many';
+  readonly target: string;
+}
+
+export interface ResourceDef {
+  /** The collection name, also the path segment and the table: `dogs`. */
+  readonly name: string;
+  /** The element name of one item in the envelopes: `dog`. */
+  readonly singular: string;
+  readonly description: string;
+  /** Writable fields in representation order; `id`, `createdAt` and `updatedAt` are implicit. */
+  readonly fields: Readonly<Record<string, FieldDef>>;
+  /** Query parameter → the field it filters on (case-insensitive exact match, comma = any of). */
+  readonly filters: Readonly<Record<string, string>>;
+  /** Associations readable through nested `fields` selection. */
+  readonly associations: Readonly<Record<string, AssociationDef>>;
+}
+
+export const READ_ONLY_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
+
+/** The fields of the default representation, in order. */
+export function representedFields(def: ResourceDef): string[] {
+  return ['id', ...Object.keys(def.fields), 'createdAt', 'updatedAt'];
+}
+
+/** Fields `sort` accepts: every scalar field of the representation. */
+export function sortableFields(def: ResourceDef): string[] {
+  return representedFields(def);
+}
+
+export function searchableFields(def: ResourceDef): string[] {
+  return Object.entries(def.fields).filter(([, field]) => field.searchable).map(([name]) => name);
+}
+
+/** camelCase field name → snake_case column name. */
+export function columnOf(field: string): string {
+  return field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}

@@ -1,0 +1,23 @@
+// The dogs resource: a dog, its registry state, and its links to an owner, a veterinarian and foods.
+import type { ResourceDef } from './definition.js';
+
+export const DOG_STATES = ['registered', 'adoptable', 'adopted', 'lost'] as const;
+
+export const dogs: ResourceDef = {
+  name: 'dogs',
+  singular: 'dog',
+  description: 'A dog in the registry.',
+  fields: {
+    name: { kind: 'text', required: true, searchable: true, description: 'Name of the dog.', example: 'Rex' },
+    furColor: { kind: 'text', searchable: true, description: 'Colour of the fur.', example: 'brown' },
+    state: {
+      kind: 'enum', values: DOG_STATES, default: 'registered',
+      description: 'Registry status of the dog.', example: 'adoptable',
+    },
+    location: { kind: 'text', searchable: true, description: 'Where the dog lives.', example: 'Oslo' },
+    ownerId: { kind: 'ref', ref: 'owners', description: 'Id of the dog\'s owner, or null.' },
+    veterinarianId: { kind: 'ref', ref: 'veterinarians', description: 'Id of the dog\'s veterinarian, or null.' },
+  },
+  filters: { color: 'furColor', state: 'state', location: 'location' },
+  associations: {},
+};

@@ -1,0 +1,76 @@
+// The SQLite schema, as numbered migrations applied in order on start (each exactly once).
+//
+// Every table leads with tenant_id, so that tenancy and tenant sharding need no rewrite.
+// `seq` is the creation order (the rowid); `id` is the opaque public id, unique per tenant.
+// ci() is the service's case folding (registered by the storage), used by filter indexes.
+
+function resourceTable(table: string, columns: string): string {
+  return `
+    CREATE TABLE ${table} (
+      seq INTEGER PRIMARY KEY,
+      tenant_id TEXT NOT NULL,
+      id TEXT NOT NULL,
+      ${columns},
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX ${table}_id ON ${table} (tenant_id, id);
+    CREATE VIRTUAL TABLE ${table}_fts USING fts5 (words, tokenize = 'unicode61 remove_diacritics 0');`;
+}
+
+export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
+  {
+    version: 1,
+    description: 'dogs, owners, veterinarians, foods and their links',
+    sql: `
+      ${resourceTable('dogs', `
+        name TEXT NOT NULL,
+        fur_color TEXT,
+        state TEXT NOT NULL DEFAULT 'registered',
+        location TEXT,
+        owner_id TEXT,
+        veterinarian_id TEXT`)}
+      CREATE INDEX dogs_fur_color ON dogs (tenant_id, ci(fur_color), seq);
+      CREATE INDEX dogs_state ON dogs (tenant_id, state, seq);
+      CREATE INDEX dogs_location ON dogs (tenant_id, ci(location), seq);
+      CREATE INDEX dogs_owner ON dogs (tenant_id, owner_id, seq);
+      CREATE INDEX dogs_veterinarian ON dogs (tenant_id, veterinarian_id, seq);
+      CREATE INDEX dogs_adoptable ON dogs (state, seq) WHERE state = 'adoptable';
+
+      ${resourceTable('owners', `
+        name TEXT NOT NULL,
+        email TEXT,
+        location TEXT`)}
+      CREATE INDEX owners_location ON owners (tenant_id, ci(location), seq);
+
+      ${resourceTable('veterinarians', `
+        name TEXT NOT NULL,
+        clinic TEXT,
+        location TEXT`)}
+      CREATE INDEX veterinarians_clinic ON veterinarians (tenant_id, ci(clinic), seq);
+      CREATE INDEX veterinarians_location ON veterinarians (tenant_id, ci(location), seq);
+
+      ${resourceTable('foods', `
+        name TEXT NOT NULL,
+        brand TEXT`)}
+      CREATE INDEX foods_brand ON foods (tenant_id, ci(brand), seq);
+
+      CREATE TABLE dog_foods (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        dog_id TEXT NOT NULL,
+        food_id TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX dog_foods_pair ON dog_foods (tenant_id, dog_id, food_id);
+      CREATE INDEX dog_foods_food ON dog_foods (tenant_id, food_id, seq);
+
+      CREATE TABLE owner_veterinarians (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        owner_id TEXT NOT NULL,
+        veterinarian_id TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX owner_veterinarians_pair ON owner_veterinarians (tenant_id, owner_id, veterinarian_id);
+      CREATE INDEX owner_veterinarians_veterinarian ON owner_veterinarians (tenant_id, veterinarian_id, seq);`,
+  },
+];

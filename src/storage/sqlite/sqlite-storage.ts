@@ -1,0 +1,180 @@
+// The embedded backend: SQLite through better-sqlite3, WAL journal, prepared statements cached by SQL text.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { ApiError } from '../../errors.js';
+import { columnOf, representedFields, type FieldValue, type Item, type ResourceDef } from '../../resources/definition.js';
+import { resources } from '../../resources/index.js';
+import { newId, now } from '../ids.js';
+import { indexedWords, words } from '../search-words.js';
+import type { Criteria, ListQuery, Page, Scope, Storage } from '../storage.js';
+import { migrations } from './migrations.js';
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+export class SqliteStorage implements Storage {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Statement>();
+
+  /** Opens (creating if needed) `<dataDir>/registry.sqlite`, or an in-memory database for ':memory:'. */
+  constructor(dataDir: string | ':memory:') {
+    let file = ':memory:';
+    if (dataDir !== ':memory:') {
+      fs.mkdirSync(dataDir, { recursive: true });
+      file = path.join(dataDir, 'registry.sqlite');
+    }
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a committed write survives a crash of the process (not of the OS) — SPEC §10.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.function('ci', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  }
+
+  async migrate(): Promise<void> {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    const applied = new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((row) => row.version));
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      this.db.transaction(() => {
+        this.db.exec(migration.sql);
+        this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(migration.version, now());
+      })();
+    }
+  }
+
+  async ping(): Promise<void> {
+    this.statement('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
+    const { where, params } = this.criteria(def, scope, query);
+    if (where === undefined) return { items: [], hasMore: false };
+    const order: string[] = [];
+    if (query.sort) order.push(`${sortKey(query.sort.field)} ${query.sort.descending ? 'DESC' : 'ASC'}`);
+    else if (query.q !== undefined) order.push('f.rank');
+    order.push('t.seq');
+    const sql = `SELECT ${selectList(def)} FROM ${def.name} t ${query.q !== undefined ? `JOIN ${def.name}_fts f ON f.rowid = t.seq` : ''}
+      WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
+    const rows = this.statement(sql).all(...params, query.limit + 1, query.offset) as Item[];
+    const hasMore = rows.length > query.limit;
+    if (hasMore) rows.pop();
+    return { items: rows, hasMore };
+  }
+
+  async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
+    const { where, params } = this.criteria(def, scope, criteria);
+    if (where === undefined) return 0;
+    const join = criteria.q !== undefined ? `JOIN ${def.name}_fts f ON f.rowid = t.seq` : '';
+    const row = this.statement(`SELECT count(*) AS n FROM ${def.name} t ${join} WHERE ${where}`).get(...params) as { n: number };
+    return row.n;
+  }
+
+  async get(def: ResourceDef, scope: Scope, id: string): Promise<Item | undefined> {
+    return this.statement(`SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`).get(scope.tenantId, id) as Item | undefined;
+  }
+
+  async create(def: ResourceDef, scope: Scope, values: Readonly<Record<string, FieldValue>>): Promise<Item> {
+    const timestamp = now();
+    const item: Item = { id: newId() };
+    for (const [name, field] of Object.entries(def.fields)) item[name] = values[name] ?? field.default ?? null;
+    item.createdAt = timestamp;
+    item.updatedAt = timestamp;
+    const fields = representedFields(def);
+    const insert = `INSERT INTO ${def.name} (tenant_id, ${fields.map(columnOf).join(', ')}) VALUES (?, ${fields.map(() => '?').join(', ')})`;
+    this.db.transaction(() => {
+      this.checkReferences(def, scope, values);
+      const { lastInsertRowid } = this.statement(insert).run(scope.tenantId, ...fields.map((name) => item[name]));
+      this.index(def, lastInsertRowid, item);
+    })();
+    return item;
+  }
+
+  async update(def: ResourceDef, scope: Scope, id: string, values: Readonly<Record<string, FieldValue>>): Promise<Item | undefined> {
+    return this.db.transaction(() => {
+      const row = this.statement(`SELECT seq, ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`).get(scope.tenantId, id) as (Item & { seq: number }) | undefined;
+      if (!row) return undefined;
+      this.checkReferences(def, scope, values);
+      const { seq, ...item } = row;
+      Object.assign(item, values, { updatedAt: now() });
+      const changed = [...Object.keys(values), 'updatedAt'];
+      const sql = `UPDATE ${def.name} SET ${changed.map((name) => `${columnOf(name)} = ?`).join(', ')} WHERE seq = ?`;
+      this.statement(sql).run(...changed.map((name) => item[name]), seq);
+      this.statement(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
+      this.index(def, seq, item);
+      return item;
+    })();
+  }
+
+  async remove(def: ResourceDef, scope: Scope, id: string): Promise<boolean> {
+    return this.db.transaction(() => {
+      const row = this.statement(`DELETE FROM ${def.name} WHERE tenant_id = ? AND id = ? RETURNING seq`).get(scope.tenantId, id) as { seq: number } | undefined;
+      if (!row) return false;
+      this.statement(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(row.seq);
+      for (const other of resources) {
+        for (const [name, field] of Object.entries(other.fields)) {
+          if (field.kind !== 'ref' || field.ref !== def.name) continue;
+          const column = columnOf(name);
+          this.statement(`UPDATE ${other.name} SET ${column} = NULL WHERE tenant_id = ? AND ${column} = ?`).run(scope.tenantId, id);
+        }
+      }
+      return true;
+    })();
+  }
+
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** The WHERE clause of filters and search; `where` is undefined when nothing can match. */
+  private criteria(def: ResourceDef, scope: Scope, criteria: Criteria): { where?: string; params: unknown[] } {
+    const clauses = ['t.tenant_id = ?'];
+    const params: unknown[] = [scope.tenantId];
+    for (const filter of criteria.filters) {
+      clauses.push(`ci(t.${columnOf(filter.field)}) IN (${filter.values.map(() => '?').join(', ')})`);
+      params.push(...filter.values);
+    }
+    if (criteria.q !== undefined) {
+      const terms = words(criteria.q);
+      if (terms.length === 0) return { params };
+      clauses.push(`${def.name}_fts MATCH ?`);
+      params.push(terms.map((term) => `"${term}"*`).join(' '));
+    }
+    return { where: clauses.join(' AND '), params };
+  }
+
+  private index(def: ResourceDef, seq: number | bigint, item: Item): void {
+    this.statement(`INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`).run(seq, indexedWords(def, item));
+  }
+
+  /** Every non-null ref must name an item of its target resource in the same tenant. */
+  private checkReferences(def: ResourceDef, scope: Scope, values: Readonly<Record<string, FieldValue>>): void {
+    for (const [name, field] of Object.entries(def.fields)) {
+      const value = values[name];
+      if (field.kind !== 'ref' || typeof value !== 'string') continue;
+      const found = this.statement(`SELECT 1 FROM ${field.ref} WHERE tenant_id = ? AND id = ?`).get(scope.tenantId, value);
+      if (found === undefined) {
+        throw new ApiError('referenceNotFound', `The field "${name}" refers to ${field.ref} "${value}", which does not exist or is not visible to you. Create it first or correct the id.`);
+      }
+    }
+  }
+}
+
+function selectList(def: ResourceDef): string {
+  return representedFields(def).map((name) => `t.${columnOf(name)} AS "${name}"`).join(', ');
+}
+
+function sortKey(field: string): string {
+  const column = `t.${columnOf(field)}`;
+  return field === 'createdAt' || field === 'updatedAt' ? column : `ci(${column})`;
+}

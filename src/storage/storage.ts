@@ -1,0 +1,48 @@
+// The storage interface every backend implements (SQLite embedded, PostgreSQL for scale).
+import type { Filter, Sort } from '../query/collection.js';
+import type { FieldValue, Item, ResourceDef } from '../resources/definition.js';
+
+/** Whose data a call may see: every row carries its tenant, and every call names one. */
+export interface Scope {
+  readonly tenantId: string;
+}
+
+/** The tenant of all data until accounts exist. */
+export const DEFAULT_TENANT = 'default';
+
+export interface Criteria {
+  readonly filters: readonly Filter[];
+  /** Search text (SPEC §5); items must match every word. */
+  readonly q?: string;
+}
+
+export interface ListQuery extends Criteria {
+  readonly sort?: Sort;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface Page {
+  readonly items: Item[];
+  /** Whether an item exists after this page. */
+  readonly hasMore: boolean;
+}
+
+export interface Storage {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Creates or upgrades the schema; safe to run on every start. */
+  migrate(): Promise<void>;
+  /** Resolves when the database answers; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page>;
+  count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number>;
+  get(def: ResourceDef, scope: Scope, id: string): Promise<Item | undefined>;
+  /** Creates an item; a reference to an id the scope cannot see throws referenceNotFound. */
+  create(def: ResourceDef, scope: Scope, values: Readonly<Record<string, FieldValue>>): Promise<Item>;
+  /** Changes the given fields; undefined when the item does not exist in the scope. */
+  update(def: ResourceDef, scope: Scope, id: string, values: Readonly<Record<string, FieldValue>>): Promise<Item | undefined>;
+  /** Deletes an item and clears references to it; false when it did not exist. */
+  remove(def: ResourceDef, scope: Scope, id: string): Promise<boolean>;
+}
