@@ -17,7 +17,7 @@ export function sendOutcome(request: FastifyRequest, reply: FastifyReply, outcom
   reply.code(suppress ? 200 : outcome.status);
   reply.header('vary', 'Accept');
   if (outcome.headers) reply.headers(outcome.headers);
-  if (!outcome.document) return reply.send('');
+  if (!outcome.document) return reply.send();
   reply.header('content-type', MEDIA_TYPES[format]);
   return reply.send(serialize(format, outcome.document));
 }

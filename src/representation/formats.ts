@@ -19,11 +19,13 @@ export function formatFromSuffix(suffix: string): Format {
 
 /** XML when Accept names application/xml or text/xml (and prefers it to JSON); otherwise JSON. */
 export function formatFromAccept(accept: string | undefined): Format {
-  if (accept === undefined || !accept.includes('xml')) return 'json';
+  if (accept === undefined) return 'json';
+  const lower = accept.toLowerCase();
+  if (!lower.includes('xml')) return 'json';
   let best: Format = 'json';
   let bestQuality = 0;
-  for (const part of accept.split(',')) {
-    const [type = '', ...params] = part.trim().toLowerCase().split(';');
+  for (const part of lower.split(',')) {
+    const [type = '', ...params] = part.trim().split(';');
     const format = type.trim() === 'application/json' ? 'json'
       : type.trim() === 'application/xml' || type.trim() === 'text/xml' ? 'xml' : undefined;
     if (!format) continue;

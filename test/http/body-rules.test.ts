@@ -1,0 +1,112 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build, createDog, type TestApp } from '../helper.js';
+
+async function dogCount(api: TestApp): Promise<number> {
+  return (await api.request({ url: '/v1/dogs/count' })).json().count;
+}
+
+test('strings are trimmed, and blank optional fields are stored as null', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ method: 'POST', url: '/v1/dogs', form: { name: '  Rex  ', furColor: '   ', location: ' Oslo' } });
+  const { dog } = response.json();
+  assert.equal(dog.name, 'Rex');
+  assert.equal(dog.furColor, null);
+  assert.equal(dog.location, 'Oslo');
+});
+
+test('read-only fields in a body are ignored', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ method: 'POST', url: '/v1/dogs', json: { name: 'Rex', id: 'mine', createdAt: '2000-01-01T00:00:00Z', updatedAt: 'x' } });
+  assert.equal(response.statusCode, 200);
+  const { dog } = response.json();
+  assert.notEqual(dog.id, 'mine');
+  assert.notEqual(dog.createdAt, '2000-01-01T00:00:00Z');
+  const put = await api.request({ method: 'PUT', url: `/v1/dogs/${dog.id}`, form: { id: 'other', name: 'Max' } });
+  assert.equal(put.json().dog.id, dog.id);
+});
+
+const rejectedCreates: Array<[string, Record<string, unknown>, number, RegExp]> = [
+  ['a missing name', { furColor: 'brown' }, 3004, /"name" is required/],
+  ['an empty name', { name: '' }, 3004, /"name" is required/],
+  ['an all-blank name', { name: '   ' }, 3004, /"name" is required/],
+  ['a null name', { name: null }, 3004, /"name" is required/],
+  ['a name of 101 characters', { name: 'x'.repeat(101) }, 3005, /101 characters long; the most is 100/],
+  ['an unknown field', { name: 'Rex', colour: 'brown' }, 3003, /"colour".*Fields you can write: name, furColor, state, location, ownerId, veterinarianId/],
+  ['a __proto__ field', JSON.parse('{"name":"Rex","__proto__":{"admin":true}}'), 3003, /"__proto__"/],
+  ['a constructor field', { name: 'Rex', constructor: 'x' }, 3003, /"constructor"/],
+  ['a state outside the list', { name: 'Rex', state: 'sleeping' }, 3008, /registered, adoptable, adopted, lost/],
+  ['a null state', { name: 'Rex', state: null }, 3008, /cannot be empty or null/],
+  ['an empty state', { name: 'Rex', state: ' ' }, 3008, /cannot be empty or null/],
+  ['a number for a name', { name: 42 }, 3006, /"name" must be text/],
+  ['a list for a colour', { name: 'Rex', furColor: ['a', 'b'] }, 3006, /"furColor" must be text.*a list/],
+  ['a control character', { name: 'Re\u0000x' }, 3006, /control character/],
+  ['an owner that does not exist', { name: 'Rex', ownerId: 'nobody' }, 3009, /"ownerId" refers to owners "nobody"/],
+];
+for (const [what, body, code, message] of rejectedCreates) {
+  test(`a create with ${what} is a 400 (code ${code}) and creates nothing`, async (t) => {
+    const api = await build(t);
+    const response = await api.request({ method: 'POST', url: '/v1/dogs', json: body });
+    assert.equal(response.statusCode, 400);
+    const error = response.json();
+    assert.equal(error.code, code);
+    assert.match(error.message, message);
+    assert.equal(error.more_info, `${api.config.portalUrl}/errors/${code}`);
+    assert.equal(await dogCount(api), 0);
+  });
+}
+
+test('a 100-character name is accepted, counted in characters not bytes', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'ø'.repeat(100) } });
+  assert.equal(response.statusCode, 200);
+});
+
+test('a form body with a repeated field is a 400', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ method: 'POST', url: '/v1/dogs', body: 'name=a&name=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 3006);
+});
+
+test('an invalid PUT changes nothing', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex', location: 'Oslo' });
+  for (const body of [{ name: null }, { state: 'x' }, { location: 'Bergen', bogus: '1' }, { location: 'y'.repeat(101) }]) {
+    const response = await api.request({ method: 'PUT', url: `/v1/dogs/${dog.id}`, json: body });
+    assert.equal(response.statusCode, 400, JSON.stringify(body));
+  }
+  assert.deepEqual((await api.request({ url: `/v1/dogs/${dog.id}` })).json(), { dog });
+});
+
+test('control parameters in a body are not fields', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'Rex', suppress_response_codes: 'false', access_token: 'x' } });
+  assert.equal(response.statusCode, 200);
+});
+
+const badBodies: Array<[string, string, string | Buffer, number]> = [
+  ['malformed JSON', 'application/json', '{"name": ', 3000],
+  ['a JSON list', 'application/json', '[{"name":"Rex"}]', 3000],
+  ['a JSON string', 'application/json', '"Rex"', 3000],
+  ['a JSON null', 'application/json', 'null', 3000],
+  ['another media type', 'text/plain', 'name=Rex', 3002],
+  ['XML', 'application/xml', '<dog><name>Rex</name></dog>', 3002],
+  ['a body over 16 KiB', 'application/json', JSON.stringify({ name: 'x'.repeat(17 * 1024) }), 3001],
+];
+for (const [what, type, body, code] of badBodies) {
+  test(`a body of ${what} is a 400 with code ${code}`, async (t) => {
+    const api = await build(t);
+    const response = await api.request({ method: 'POST', url: '/v1/dogs', body, headers: { 'content-type': type } });
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.json().code, code);
+    assert.equal(await dogCount(api), 0);
+  });
+}
+
+test('a create with no body at all is a 400 saying the name is required', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ method: 'POST', url: '/v1/dogs' });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 3004);
+});

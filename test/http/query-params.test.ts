@@ -1,0 +1,98 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build, createDog, type TestApp } from '../helper.js';
+
+async function names(api: TestApp, url: string): Promise<string[]> {
+  const response = await api.request({ url });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json().dogs.map((entry: { dog: { name: string } }) => entry.dog.name);
+}
+
+test('fields returns only the named fields, in the order asked, on items and collections', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex', furColor: 'brown' });
+  const one = await api.request({ url: `/v1/dogs/${dog.id}?fields=furColor,name` });
+  assert.deepEqual(one.json(), { dog: { furColor: 'brown', name: 'Rex' } });
+  const list = await api.request({ url: '/v1/dogs?fields=id' });
+  assert.deepEqual(list.json(), { dogs: [{ dog: { id: dog.id } }] });
+  const xml = await api.request({ url: `/v1/dogs/${dog.id}.xml?fields=name` });
+  assert.match(xml.body, /<dog><name>Rex<\/name><\/dog>$/);
+});
+
+const badFields: Array<[string, number, RegExp]> = [
+  ['colour', 2003, /"colour".*Valid fields of dogs: id, name, furColor, state, location, ownerId, veterinarianId, createdAt, updatedAt/],
+  ['foodIds', 2003, /"foodIds"/],
+  ['name,', 2003, /expected a field name at character 6.*Valid fields of dogs/],
+  ['name(first)', 2003, /"name" is not an association/],
+  ['a(b(c(d(e(f)))))', 2004, /more than 4 levels/],
+];
+for (const [fields, code, message] of badFields) {
+  test(`fields=${fields} is a 400 (code ${code}) listing the valid fields`, async (t) => {
+    const api = await build(t);
+    const response = await api.request({ url: `/v1/dogs?fields=${encodeURIComponent(fields)}` });
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.json().code, code);
+    assert.match(response.json().message, message);
+  });
+}
+
+test('limit and offset page through the collection in creation order', async (t) => {
+  const api = await build(t);
+  for (let i = 0; i < 25; i += 1) await createDog(api, { name: `dog${i}` });
+  assert.equal((await names(api, '/v1/dogs')).length, 10);
+  assert.deepEqual(await names(api, '/v1/dogs?limit=3&offset=5'), ['dog5', 'dog6', 'dog7']);
+  assert.deepEqual(await names(api, '/v1/dogs?offset=23'), ['dog23', 'dog24']);
+  assert.deepEqual(await names(api, '/v1/dogs?offset=100'), []);
+  assert.equal((await names(api, '/v1/dogs?limit=100')).length, 25);
+});
+
+test('bad limit and offset values are 400s', async (t) => {
+  const api = await build(t);
+  for (const [query, code] of [['limit=0', 2001], ['limit=101', 2001], ['limit=abc', 2001], ['offset=-1', 2002], ['offset=1.5', 2002]] as const) {
+    const response = await api.request({ url: `/v1/dogs?${query}` });
+    assert.equal(response.statusCode, 400, query);
+    assert.equal(response.json().code, code, query);
+  }
+});
+
+test('filters match case-insensitively, take comma-separated alternatives, and combine with AND', async (t) => {
+  const api = await build(t);
+  await createDog(api, { name: 'Rex', furColor: 'Brown', location: 'Oslo', state: 'adoptable' });
+  await createDog(api, { name: 'Fido', furColor: 'black', location: 'oslo' });
+  await createDog(api, { name: 'Bella', furColor: 'BROWN', location: 'Bergen', state: 'lost' });
+  await createDog(api, { name: 'Ærø', furColor: 'ÉCRU', location: 'Tromsø' });
+  assert.deepEqual(await names(api, '/v1/dogs?color=brown'), ['Rex', 'Bella']);
+  assert.deepEqual(await names(api, '/v1/dogs?color=brown,black'), ['Rex', 'Fido', 'Bella']);
+  assert.deepEqual(await names(api, '/v1/dogs?color=brown&location=OSLO'), ['Rex']);
+  assert.deepEqual(await names(api, '/v1/dogs?state=adoptable,lost'), ['Rex', 'Bella']);
+  assert.deepEqual(await names(api, '/v1/dogs?color=écru&location=TROMSØ'), ['Ærø']);
+  assert.deepEqual(await names(api, '/v1/dogs?color=bro'), []);
+});
+
+test('an invalid state filter is a 400 listing the states', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs?state=sleeping' });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 2005);
+  assert.match(response.json().message, /registered, adoptable, adopted, lost/);
+});
+
+test('an unknown query parameter is a 400 naming it and listing the accepted ones', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  for (const url of ['/v1/dogs?colour=brown', `/v1/dogs/${dog.id}?limit=5`, '/v2/dogs/count?fields=name']) {
+    const response = await api.request({ url });
+    assert.equal(response.statusCode, 400, url);
+    assert.equal(response.json().code, 2000);
+    assert.match(response.json().message, /is not accepted here\. Accepted parameters: .*suppress_response_codes/);
+  }
+  const post = await api.request({ method: 'POST', url: '/v1/dogs?name=Rex', form: { name: 'Rex' } });
+  assert.equal(post.statusCode, 400);
+  assert.equal(post.json().code, 2000);
+});
+
+test('a trailing slash is tolerated', async (t) => {
+  const api = await build(t);
+  await createDog(api, { name: 'Rex', furColor: 'brown' });
+  assert.deepEqual(await names(api, '/v1/dogs/?color=brown'), ['Rex']);
+});

@@ -1,0 +1,169 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { catalogueEntries } from '../../src/errors.js';
+import { build, createDog } from '../helper.js';
+
+const ALLOWED_STATUSES = new Set([200, 201, 304, 400, 401, 403, 404, 500]);
+
+test('a path without a version is a 400 that shows the versioned path to use', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/dogs?color=brown' });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 1000);
+  assert.match(response.json().message, /use \/v2\/dogs/);
+});
+
+test('an unknown version is a 404 naming the supported versions', async (t) => {
+  const api = await build(t);
+  for (const url of ['/v3/dogs', '/v1.2/dogs', '/v0/dogs/count', '/V2/dogs']) {
+    const response = await api.request({ url });
+    assert.equal(response.statusCode, 404, url);
+    assert.equal(response.json().code, 1001, url);
+    assert.match(response.json().message, /Supported versions: v1, v2/);
+  }
+});
+
+test('an unknown path under a version is a 404 route error', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/cats' });
+  assert.equal(response.statusCode, 404);
+  assert.equal(response.json().code, 1002);
+  const deep = await api.request({ url: '/v1/dogs/abc/owners/def' });
+  assert.equal(deep.statusCode, 404);
+});
+
+test('a method the path does not offer is a 400 with an Allow header, PATCH included', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  const cases = [
+    ['PATCH', `/v1/dogs/${dog.id}`, 'GET, HEAD, PUT, DELETE'],
+    ['DELETE', '/v1/dogs', 'GET, HEAD, POST'],
+    ['PUT', '/v2/dogs', 'GET, HEAD, POST'],
+    ['POST', `/v1/dogs/${dog.id}`, 'GET, HEAD, PUT, DELETE'],
+    ['OPTIONS', '/v1/dogs', 'GET, HEAD, POST'],
+  ] as const;
+  for (const [method, url, allow] of cases) {
+    const response = await api.request({ method, url, json: { name: 'x' } });
+    assert.equal(response.statusCode, 400, `${method} ${url}`);
+    assert.equal(response.headers.allow, allow);
+    assert.equal(response.json().code, 1003);
+  }
+  assert.equal((await api.request({ url: `/v1/dogs/${dog.id}` })).json().dog.name, 'Rex');
+});
+
+test('the format comes from the suffix first, then Accept, then defaults to JSON; answers vary on Accept', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  const cases: Array<[string, Record<string, string>, RegExp]> = [
+    [`/v1/dogs/${dog.id}`, {}, /^application\/json/],
+    [`/v1/dogs/${dog.id}.json`, { accept: 'application/xml' }, /^application\/json/],
+    [`/v1/dogs/${dog.id}.xml`, {}, /^application\/xml/],
+    [`/v1/dogs/${dog.id}`, { accept: 'text/xml' }, /^application\/xml/],
+    ['/v1/dogs.xml', {}, /^application\/xml/],
+    ['/v1/dogs', { accept: 'text/html' }, /^application\/json/],
+    ['/v1/dogs.XML?limit=1', {}, /^application\/xml/],
+  ];
+  for (const [url, headers, type] of cases) {
+    const response = await api.request({ url, headers });
+    assert.equal(response.statusCode, 200, url);
+    assert.match(String(response.headers['content-type']), type, url);
+    assert.equal(response.headers.vary, 'Accept');
+  }
+});
+
+test('an unknown suffix is a 400 naming the offered formats', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs.yaml' });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 1004);
+  assert.match(response.json().message, /\.json or \.xml/);
+});
+
+test('errors come in XML when XML is asked for, well-formed, in the seed shape', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs/missing.xml' });
+  assert.equal(response.statusCode, 404);
+  assert.equal(XMLValidator.validate(response.body), true);
+  const { error } = new XMLParser().parse(response.body);
+  assert.deepEqual(Object.keys(error), ['message', 'more_info', 'code']);
+  assert.equal(error.code, 4000);
+});
+
+test('suppress_response_codes=true answers 200 and moves the status into response_code', async (t) => {
+  const api = await build(t);
+  const json = await api.request({ url: '/v1/dogs/missing?suppress_response_codes=TRUE' });
+  assert.equal(json.statusCode, 200);
+  assert.deepEqual(Object.keys(json.json()), ['response_code', 'message', 'more_info', 'code']);
+  assert.equal(json.json().response_code, '404');
+  const xml = await api.request({ url: '/v3/dogs.xml?suppress_response_codes=true' });
+  assert.equal(xml.statusCode, 200);
+  assert.match(xml.body, /<error><response_code>404<\/response_code><message>/);
+  const created = await api.request({ method: 'POST', url: '/v2/dogs?suppress_response_codes=true', form: { name: 'Rex' } });
+  assert.equal(created.statusCode, 200);
+  assert.equal(created.json().dog.name, 'Rex');
+  const normal = await api.request({ url: '/v1/dogs/missing?suppress_response_codes=false' });
+  assert.equal(normal.statusCode, 404);
+  const bad = await api.request({ url: '/v1/dogs?suppress_response_codes=yes' });
+  assert.equal(bad.statusCode, 400);
+  assert.equal(bad.json().code, 1007);
+});
+
+test('framework statuses outside the allowed eight are mapped: 413 and 415 become 400', async (t) => {
+  const api = await build(t);
+  const big = await api.request({ method: 'POST', url: '/v1/dogs', body: 'x'.repeat(20000), headers: { 'content-type': 'application/json' } });
+  const odd = await api.request({ method: 'POST', url: '/v1/dogs', body: 'x', headers: { 'content-type': 'image/png' } });
+  for (const response of [big, odd]) {
+    assert.equal(response.statusCode, 400);
+    assert.ok(ALLOWED_STATUSES.has(response.statusCode));
+  }
+  assert.equal(big.json().code, 3001);
+  assert.equal(odd.json().code, 3002);
+});
+
+test('a browser asking for / on the API host is redirected to the portal; others get the version error', async (t) => {
+  const api = await build(t);
+  const browser = await api.request({ url: '/', headers: { accept: 'text/html,application/xhtml+xml' } });
+  assert.equal(browser.statusCode, 302);
+  assert.equal(browser.headers.location, api.config.portalUrl);
+  const client = await api.request({ url: '/' });
+  assert.equal(client.statusCode, 400);
+  assert.equal(client.json().code, 1000);
+});
+
+test('requests to the dev and developer host aliases are redirected to the portal', async (t) => {
+  const api = await build(t);
+  for (const host of ['dev.api.test', 'developer.api.test']) {
+    const response = await api.request({ url: '/v1/dogs', headers: { host } });
+    assert.equal(response.statusCode, 302, host);
+    assert.equal(response.headers.location, api.config.portalUrl);
+  }
+});
+
+test('every more_info link resolves to a page explaining its code, and the list links them all', async (t) => {
+  const api = await build(t);
+  const codes = catalogueEntries().map((entry) => entry.code);
+  assert.equal(new Set(codes).size, codes.length, 'codes are unique');
+  const prefix = new URL(api.config.portalUrl).pathname;
+  const list = await api.request({ url: `${prefix}/errors` });
+  assert.equal(list.statusCode, 200);
+  assert.match(String(list.headers['content-type']), /^text\/html/);
+  for (const entry of catalogueEntries()) {
+    assert.ok(list.body.includes(`/errors/${entry.code}"`), `list links ${entry.code}`);
+    const page = await api.request({ url: `${prefix}/errors/${entry.code}/` });
+    assert.equal(page.statusCode, 200);
+    assert.ok(page.body.includes(`Error ${entry.code}`));
+  }
+  const error = (await api.request({ url: '/v1/dogs?limit=0' })).json();
+  const linked = await api.request({ url: new URL(error.more_info).pathname });
+  assert.equal(linked.statusCode, 200);
+  assert.equal((await api.request({ url: `${prefix}/errors/12345` })).statusCode, 404);
+});
+
+test('every response carries X-Request-Id, errors included', async (t) => {
+  const api = await build(t);
+  for (const url of ['/v1/dogs', '/v1/nothing', '/dogs', '/healthz']) {
+    const response = await api.request({ url });
+    assert.match(String(response.headers['x-request-id']), /^[A-Za-z0-9._:-]+$/, url);
+  }
+});
