@@ -86,6 +86,10 @@ export const catalogue = {
     code: 2007, status: 400, title: 'Invalid search text',
     explanation: 'q is free text of 1 to 200 characters.',
   },
+  idempotencyKeyInvalid: {
+    code: 2008, status: 400, title: 'Invalid Idempotency-Key',
+    explanation: 'The Idempotency-Key header is 1 to 255 visible ASCII characters, for example a UUID made fresh for each new creation.',
+  },
   bodyMalformed: {
     code: 3000, status: 400, title: 'Body does not parse',
     explanation: 'The request body could not be read as its Content-Type says. Send valid JSON with Content-Type: application/json, or name=value pairs with Content-Type: application/x-www-form-urlencoded.',
@@ -129,6 +133,19 @@ export const catalogue = {
   itemNotFound: {
     code: 4000, status: 404, title: 'Item not found',
     explanation: 'No item with this id exists, or it is not visible to you. It may have been deleted; list the collection to find current ids.',
+  },
+  preconditionFailed: {
+    code: 4001, status: 400, title: 'Item changed (If-Match)',
+    explanation: 'The If-Match header does not match the current ETag of the item, so someone changed it since you read it. Nothing was changed: GET the item again, reapply your change, and send it with the new ETag.',
+  },
+  idempotencyKeyReused: {
+    code: 4002, status: 400, title: 'Idempotency-Key reused',
+    explanation: 'This Idempotency-Key was already used in the last 24 hours for a request with another body or path. Use a fresh key for a new creation; reuse a key only to retry the very same request.',
+  },
+  idempotencyInProgress: {
+    code: 4003, status: 400, title: 'Same request in progress',
+    explanation: 'A request with this Idempotency-Key is still being carried out. Retry in a moment: you will get its answer.',
+    retryable: true,
   },
   internal: {
     code: 9000, status: 500, title: 'Internal error',

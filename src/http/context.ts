@@ -19,6 +19,8 @@ export interface ApiContext {
   readonly query: QueryParams;
   /** The fields sent: the body, or the query string of an overridden GET; read when first asked for. */
   readonly input: () => Readonly<Record<string, unknown>>;
+  /** Who sends the request: the OAuth client once tokens exist. */
+  readonly clientId: string;
   /** Whose data the request sees. */
   readonly scope: Scope;
   readonly request: FastifyRequest;
@@ -87,6 +89,6 @@ export function parseIntent(request: FastifyRequest, version: number): ApiContex
   }
   return {
     version, format: rendering.format, suppress: rendering.suppress,
-    method: method as Verb, overridden, query, input, request, scope: { tenantId: DEFAULT_TENANT },
+    method: method as Verb, overridden, query, input, request, scope: { tenantId: DEFAULT_TENANT }, clientId: 'anonymous',
   };
 }

@@ -2,6 +2,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from '../errors.js';
 import { parseIntent, type ApiContext, type Verb } from './context.js';
+import type { Storage } from '../storage/storage.js';
+import { runIdempotent } from './idempotency.js';
 import { sendOutcome, type Outcome } from './respond.js';
 import { VERSIONS } from './versions.js';
 
@@ -28,7 +30,7 @@ export function allowHeader(endpoint: Endpoint): string {
     .join(', ');
 }
 
-export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint): void {
+export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps: { storage: Storage }): void {
   const allow = allowHeader(endpoint);
   for (const version of VERSIONS) {
     app.route({
@@ -46,7 +48,10 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint): void
         if (context.overridden && request.method !== 'POST' && isPrefetch(request)) {
           throw new ApiError('prefetchRefused', 'This GET changes data (it has a method override) and was sent as a prefetch, so it was not carried out. Send it as a normal request.');
         }
-        return sendOutcome(request, reply, await operation.run(context));
+        const outcome = context.method === 'POST'
+          ? await runIdempotent(context, deps.storage, () => operation.run(context))
+          : await operation.run(context);
+        return sendOutcome(request, reply, outcome, context.method === 'GET' && !context.overridden);
       },
     });
   }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ApiStatus } from '../errors.js';
 import { serialize, type Document } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
+import { etagOf, noneMatch } from './conditional.js';
 import { renderingOf } from './context.js';
 
 /** What an operation produced: the status, the document (none for a delete), extra headers. */
@@ -10,16 +11,29 @@ export interface Outcome {
   readonly status: 200 | 201;
   readonly document?: Document;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A replay of a stored answer (Idempotency-Key). */
+  readonly replayed?: boolean;
 }
 
-export function sendOutcome(request: FastifyRequest, reply: FastifyReply, outcome: Outcome): FastifyReply {
+/**
+ * Sends an outcome. A read (`conditional`) gets an ETag, and If-None-Match may turn it into a
+ * 304 without a body — or, with suppressed codes, into a 200 with the full body.
+ */
+export function sendOutcome(request: FastifyRequest, reply: FastifyReply, outcome: Outcome, conditional: boolean): FastifyReply {
   const { format, suppress } = renderingOf(request);
   reply.code(suppress ? 200 : outcome.status);
   reply.header('vary', 'Accept');
   if (outcome.headers) reply.headers(outcome.headers);
+  if (outcome.replayed) reply.header('idempotent-replayed', 'true');
   if (!outcome.document) return reply.send();
+  const body = serialize(format, outcome.document);
+  if (conditional) {
+    const etag = etagOf(body);
+    reply.header('etag', etag);
+    if (!suppress && !noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  }
   reply.header('content-type', MEDIA_TYPES[format]);
-  return reply.send(serialize(format, outcome.document));
+  return reply.send(body);
 }
 
 /** Renders an error: the envelope of SPEC §2 in the request's format, its status or a suppressed 200. */

@@ -6,11 +6,13 @@ import type { Endpoint, Operation } from '../http/endpoint.js';
 import { readInput } from '../query/body.js';
 import { checkKnownParams, parseFilters, parseLimit, parseOffset, parseQ, parseSort, single } from '../query/collection.js';
 import { defaultSelection, resolveFields, type Selection } from '../query/selection.js';
-import { countDocument, itemDocument, listDocument } from '../representation/document.js';
+import { etagOf, ifMatches } from '../http/conditional.js';
+import { pagingHeaders, prefersExactCount } from '../http/links.js';
+import { countDocument, itemDocument, listDocument, serialize } from '../representation/document.js';
 import type { ResourceDef } from '../resources/definition.js';
 import { resourceByName } from '../resources/index.js';
 import { ID_PATTERN } from '../storage/ids.js';
-import type { Storage } from '../storage/storage.js';
+import type { Precondition, Storage } from '../storage/storage.js';
 
 export interface RouteDeps {
   readonly storage: Storage;
@@ -26,11 +28,16 @@ export function resourceEndpoints(def: ResourceDef, deps: RouteDeps): Endpoint[]
       const { query } = context;
       checkParams(context, ['fields', 'limit', 'offset', 'sort', 'q', ...filters]);
       const selection = selectionOf(def, context);
-      const page = await storage.list(def, context.scope, {
-        filters: parseFilters(def, query), q: parseQ(query), sort: parseSort(def, query),
-        limit: parseLimit(query), offset: parseOffset(query),
-      });
-      return { status: 200, document: listDocument(def.name, def.singular, page.items, selection) };
+      const criteria = { filters: parseFilters(def, query), q: parseQ(query) };
+      const limit = parseLimit(query);
+      const offset = parseOffset(query);
+      const page = await storage.list(def, context.scope, { ...criteria, sort: parseSort(def, query), limit, offset });
+      const total = prefersExactCount(context.request) ? await storage.count(def, context.scope, criteria) : undefined;
+      return {
+        status: 200,
+        document: listDocument(def.name, def.singular, page.items, selection),
+        headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore: page.hasMore, total }),
+      };
     },
   };
 
@@ -67,7 +74,7 @@ export function resourceEndpoints(def: ResourceDef, deps: RouteDeps): Endpoint[]
       checkParams(context, []);
       const id = idOf(def, context);
       const values = readInput(def, context.input(), 'update');
-      const item = await storage.update(def, context.scope, id, values);
+      const item = await storage.update(def, context.scope, id, values, ifMatchCheck(def, context));
       if (!item) throw notFound(def, id);
       return { status: 200, document: itemDocument(def.singular, item, defaultSelection(def)) };
     },
@@ -77,7 +84,7 @@ export function resourceEndpoints(def: ResourceDef, deps: RouteDeps): Endpoint[]
     async run(context) {
       checkParams(context, []);
       const id = idOf(def, context);
-      if (!(await storage.remove(def, context.scope, id))) throw notFound(def, id);
+      if (!(await storage.remove(def, context.scope, id, ifMatchCheck(def, context)))) throw notFound(def, id);
       return { status: 200 };
     },
   };
@@ -104,6 +111,18 @@ function idOf(def: ResourceDef, context: ApiContext): string {
   const { id } = context.request.params as { id: string };
   if (!ID_PATTERN.test(id)) throw notFound(def, id);
   return id;
+}
+
+/** With If-Match, the write goes ahead only if the item's current ETag (a GET without fields) matches. */
+function ifMatchCheck(def: ResourceDef, context: ApiContext): Precondition | undefined {
+  const header = context.request.headers['if-match'];
+  if (header === undefined) return undefined;
+  return (current) => {
+    const etag = etagOf(serialize(context.format, itemDocument(def.singular, current, defaultSelection(def))));
+    if (!ifMatches(header, etag)) {
+      throw new ApiError('preconditionFailed', `If-Match ${header} does not match the current ETag ${etag} of this ${def.singular}: it changed since you read it. Nothing was changed; GET it again and retry with the new ETag.`);
+    }
+  };
 }
 
 function notFound(def: ResourceDef, id: string): ApiError {

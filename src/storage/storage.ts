@@ -28,6 +28,27 @@ export interface Page {
   readonly hasMore: boolean;
 }
 
+/** A check of the current item run inside the write's transaction (If-Match); it throws to abort. */
+export type Precondition = (current: Item) => void;
+
+/** What claiming an Idempotency-Key found (SPEC §4). */
+export type IdempotencyClaim =
+  | { readonly state: 'claimed' }
+  | { readonly state: 'replay'; readonly answer: string }
+  | { readonly state: 'mismatch' }
+  | { readonly state: 'pending' };
+
+export interface IdempotencyKey {
+  readonly clientId: string;
+  readonly key: string;
+  /** A digest of the request: the same key with another fingerprint is a misuse. */
+  readonly fingerprint: string;
+}
+
+/** How long a key is remembered, and after how long a claim that never completed is taken over. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_ABANDONED_MS = 60 * 1000;
+
 export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
   /** Creates or upgrades the schema; safe to run on every start. */
@@ -42,7 +63,14 @@ export interface Storage {
   /** Creates an item; a reference to an id the scope cannot see throws referenceNotFound. */
   create(def: ResourceDef, scope: Scope, values: Readonly<Record<string, FieldValue>>): Promise<Item>;
   /** Changes the given fields; undefined when the item does not exist in the scope. */
-  update(def: ResourceDef, scope: Scope, id: string, values: Readonly<Record<string, FieldValue>>): Promise<Item | undefined>;
+  update(def: ResourceDef, scope: Scope, id: string, values: Readonly<Record<string, FieldValue>>, expect?: Precondition): Promise<Item | undefined>;
   /** Deletes an item and clears references to it; false when it did not exist. */
-  remove(def: ResourceDef, scope: Scope, id: string): Promise<boolean>;
+  remove(def: ResourceDef, scope: Scope, id: string, expect?: Precondition): Promise<boolean>;
+
+  /** Atomically claims a key, or reports the stored answer, a mismatch, or a claim still in progress. */
+  claimIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim>;
+  /** Stores the answer (serialized) of a claimed key for replays. */
+  completeIdempotencyKey(scope: Scope, key: IdempotencyKey, answer: string): Promise<void>;
+  /** Forgets a claimed key whose request failed, so that a corrected retry may use it. */
+  releaseIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<void>;
 }

@@ -73,4 +73,19 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       CREATE UNIQUE INDEX owner_veterinarians_pair ON owner_veterinarians (tenant_id, owner_id, veterinarian_id);
       CREATE INDEX owner_veterinarians_veterinarian ON owner_veterinarians (tenant_id, veterinarian_id, seq);`,
   },
+  {
+    version: 2,
+    description: 'Idempotency-Key records of POST requests',
+    sql: `
+      CREATE TABLE idempotency_keys (
+        tenant_id TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        answer TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, client_id, key)
+      );
+      CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);`,
+  },
 ];

@@ -7,7 +7,10 @@ import { columnOf, representedFields, type FieldValue, type Item, type ResourceD
 import { resources } from '../../resources/index.js';
 import { newId, now } from '../ids.js';
 import { indexedWords, words } from '../search-words.js';
-import type { Criteria, ListQuery, Page, Scope, Storage } from '../storage.js';
+import {
+  IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS,
+  type Criteria, type IdempotencyClaim, type IdempotencyKey, type ListQuery, type Page, type Precondition, type Scope, type Storage,
+} from '../storage.js';
 import { migrations } from './migrations.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -95,12 +98,13 @@ export class SqliteStorage implements Storage {
     return item;
   }
 
-  async update(def: ResourceDef, scope: Scope, id: string, values: Readonly<Record<string, FieldValue>>): Promise<Item | undefined> {
+  async update(def: ResourceDef, scope: Scope, id: string, values: Readonly<Record<string, FieldValue>>, expect?: Precondition): Promise<Item | undefined> {
     return this.db.transaction(() => {
-      const row = this.statement(`SELECT seq, ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`).get(scope.tenantId, id) as (Item & { seq: number }) | undefined;
+      const row = this.current(def, scope, id);
       if (!row) return undefined;
-      this.checkReferences(def, scope, values);
       const { seq, ...item } = row;
+      expect?.(item);
+      this.checkReferences(def, scope, values);
       Object.assign(item, values, { updatedAt: now() });
       const changed = [...Object.keys(values), 'updatedAt'];
       const sql = `UPDATE ${def.name} SET ${changed.map((name) => `${columnOf(name)} = ?`).join(', ')} WHERE seq = ?`;
@@ -111,11 +115,14 @@ export class SqliteStorage implements Storage {
     })();
   }
 
-  async remove(def: ResourceDef, scope: Scope, id: string): Promise<boolean> {
+  async remove(def: ResourceDef, scope: Scope, id: string, expect?: Precondition): Promise<boolean> {
     return this.db.transaction(() => {
-      const row = this.statement(`DELETE FROM ${def.name} WHERE tenant_id = ? AND id = ? RETURNING seq`).get(scope.tenantId, id) as { seq: number } | undefined;
+      const row = this.current(def, scope, id);
       if (!row) return false;
-      this.statement(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(row.seq);
+      const { seq, ...item } = row;
+      expect?.(item);
+      this.statement(`DELETE FROM ${def.name} WHERE seq = ?`).run(seq);
+      this.statement(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
       for (const other of resources) {
         for (const [name, field] of Object.entries(other.fields)) {
           if (field.kind !== 'ref' || field.ref !== def.name) continue;
@@ -125,6 +132,33 @@ export class SqliteStorage implements Storage {
       }
       return true;
     })();
+  }
+
+  async claimIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim> {
+    const time = Date.now();
+    return this.db.transaction((): IdempotencyClaim => {
+      this.statement('DELETE FROM idempotency_keys WHERE created_at < ?').run(time - IDEMPOTENCY_TTL_MS);
+      const row = this.statement('SELECT fingerprint, answer, created_at AS createdAt FROM idempotency_keys WHERE tenant_id = ? AND client_id = ? AND key = ?')
+        .get(scope.tenantId, key.clientId, key.key) as { fingerprint: string; answer: string | null; createdAt: number } | undefined;
+      if (row && row.fingerprint !== key.fingerprint) return { state: 'mismatch' };
+      if (row?.answer) return { state: 'replay', answer: row.answer };
+      if (row && row.createdAt > time - IDEMPOTENCY_ABANDONED_MS) return { state: 'pending' };
+      this.statement('INSERT OR REPLACE INTO idempotency_keys (tenant_id, client_id, key, fingerprint, answer, created_at) VALUES (?, ?, ?, ?, NULL, ?)')
+        .run(scope.tenantId, key.clientId, key.key, key.fingerprint, time);
+      return { state: 'claimed' };
+    }).immediate();
+  }
+
+  async completeIdempotencyKey(scope: Scope, key: IdempotencyKey, answer: string): Promise<void> {
+    this.statement('UPDATE idempotency_keys SET answer = ? WHERE tenant_id = ? AND client_id = ? AND key = ?').run(answer, scope.tenantId, key.clientId, key.key);
+  }
+
+  async releaseIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<void> {
+    this.statement('DELETE FROM idempotency_keys WHERE tenant_id = ? AND client_id = ? AND key = ? AND answer IS NULL').run(scope.tenantId, key.clientId, key.key);
+  }
+
+  private current(def: ResourceDef, scope: Scope, id: string): (Item & { seq: number }) | undefined {
+    return this.statement(`SELECT t.seq, ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`).get(scope.tenantId, id) as (Item & { seq: number }) | undefined;
   }
 
   private statement(sql: string): Statement {

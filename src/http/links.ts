@@ -1,0 +1,58 @@
+// Collection paging headers: RFC 8288 Link (first, prev, next, last) and opt-in totals with Prefer: count=exact.
+import type { FastifyRequest } from 'fastify';
+
+export interface PageInfo {
+  readonly limit: number;
+  readonly offset: number;
+  readonly hasMore: boolean;
+  /** Present only when the client asked for `Prefer: count=exact`. */
+  readonly total?: number;
+}
+
+/** Whether the request says `Prefer: count=exact` (RFC 7240), among any other preferences. */
+export function prefersExactCount(request: FastifyRequest): boolean {
+  const header = request.headers.prefer;
+  if (header === undefined) return false;
+  const values = Array.isArray(header) ? header : [header];
+  return values.some((value) => value.split(',').some((preference) => {
+    const [token = ''] = preference.split(';');
+    const [name = '', raw = ''] = token.split('=').map((part) => part.trim().toLowerCase());
+    return name === 'count' && raw.replace(/^"|"$/g, '') === 'exact';
+  }));
+}
+
+/** The headers of one page: Link always (first, and prev/next/last where they exist), totals if asked. */
+export function pagingHeaders(request: FastifyRequest, publicUrl: string, page: PageInfo): Record<string, string> {
+  const original = request.originalUrl;
+  const queryAt = original.indexOf('?');
+  const path = queryAt === -1 ? original : original.slice(0, queryAt);
+  const params = new URLSearchParams(queryAt === -1 ? '' : original.slice(queryAt + 1));
+  params.delete('access_token');
+  const link = (offset: number, limit: number, rel: string): string => {
+    params.set('limit', String(limit));
+    params.set('offset', String(offset));
+    return `<${publicUrl}${path}?${params.toString()}>; rel="${rel}"`;
+  };
+  const { limit, offset } = page;
+  const links = [link(0, limit, 'first')];
+  if (offset > 0) {
+    const previous = Math.max(0, offset - limit);
+    links.push(link(previous, offset - previous, 'prev'));
+  }
+  if (page.hasMore) links.push(link(offset + limit, limit, 'next'));
+  const headers: Record<string, string> = {};
+  if (page.total !== undefined) {
+    links.push(link(lastOffset(page.total, limit, offset), limit, 'last'));
+    headers['x-total-count'] = String(page.total);
+    headers['preference-applied'] = 'count=exact';
+  }
+  headers.link = links.join(', ');
+  return headers;
+}
+
+/** The start of the last page, in the same phase as the current offset when it is inside the collection. */
+function lastOffset(total: number, limit: number, offset: number): number {
+  if (total === 0) return 0;
+  if (offset < total) return offset + Math.floor((total - 1 - offset) / limit) * limit;
+  return Math.floor((total - 1) / limit) * limit;
+}

@@ -1,0 +1,97 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build, createDog } from '../helper.js';
+
+test('GET with method=post creates from the query string and is marked not cacheable', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs?method=POST&name=Rex&furColor=brown' });
+  assert.equal(response.statusCode, 200);
+  assert.equal(response.headers['cache-control'], 'no-store');
+  assert.equal(response.json().dog.name, 'Rex');
+  assert.equal(response.json().dog.furColor, 'brown');
+  assert.equal(response.headers.etag, undefined);
+});
+
+test('GET with method=put changes the item and method=delete deletes it', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex', location: 'Oslo' });
+  const put = await api.request({ url: `/v1/dogs/${dog.id}?method=put&name=Max` });
+  assert.equal(put.statusCode, 200);
+  assert.equal(put.headers['cache-control'], 'no-store');
+  assert.equal(put.json().dog.name, 'Max');
+  assert.equal(put.json().dog.location, 'Oslo');
+  const del = await api.request({ url: `/v1/dogs/${dog.id}.xml?method=delete` });
+  assert.equal(del.statusCode, 200);
+  assert.equal(del.body, '');
+  assert.equal((await api.request({ url: `/v1/dogs/${dog.id}` })).statusCode, 404);
+});
+
+test('an overridden GET checks its query fields by the body rules', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs?method=post&name=Rex&colour=brown' });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 3003);
+  assert.equal(response.headers['cache-control'], 'no-store');
+  assert.equal((await api.request({ url: '/v1/dogs/count' })).json().count, 0);
+});
+
+test('POST with X-HTTP-Method-Override or a method field acts as that method', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  const put = await api.request({ method: 'POST', url: `/v1/dogs/${dog.id}`, headers: { 'x-http-method-override': 'PUT' }, form: { name: 'Max' } });
+  assert.equal(put.statusCode, 200);
+  assert.equal(put.json().dog.name, 'Max');
+  assert.equal(put.headers['cache-control'], undefined);
+  const viaBody = await api.request({ method: 'POST', url: `/v1/dogs/${dog.id}`, form: { method: 'put', location: 'Oslo' } });
+  assert.equal(viaBody.json().dog.location, 'Oslo');
+  const del = await api.request({ method: 'POST', url: `/v1/dogs/${dog.id}?method=delete` });
+  assert.equal(del.statusCode, 200);
+  assert.equal((await api.request({ url: `/v1/dogs/${dog.id}` })).statusCode, 404);
+});
+
+test('X-HTTP-Method-Override on a GET is not an override', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs', headers: { 'x-http-method-override': 'POST' } });
+  assert.equal(response.statusCode, 200);
+  assert.deepEqual(response.json(), { dogs: [] });
+});
+
+test('an override to a method the path does not offer is a 400 with Allow', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  const cases = [
+    [`/v1/dogs?method=delete`, 'GET, HEAD, POST'],
+    [`/v1/dogs/${dog.id}?method=post&name=x`, 'GET, HEAD, PUT, DELETE'],
+    ['/v1/dogs/count?method=put', 'GET, HEAD'],
+  ] as const;
+  for (const [url, allow] of cases) {
+    const response = await api.request({ url });
+    assert.equal(response.statusCode, 400, url);
+    assert.equal(response.json().code, 1003);
+    assert.equal(response.headers.allow, allow);
+  }
+  const bogus = await api.request({ url: '/v1/dogs?method=patch' });
+  assert.equal(bogus.statusCode, 400);
+  assert.equal(bogus.json().code, 1005);
+  assert.equal((await api.request({ url: '/v1/dogs/count' })).json().count, 1);
+});
+
+test('an overridden GET sent as a prefetch is refused and changes nothing', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  for (const headers of [{ 'sec-purpose': 'prefetch' }, { purpose: 'prefetch' }, { 'sec-purpose': 'prefetch;prerender' }]) {
+    const response = await api.request({ url: `/v1/dogs/${dog.id}?method=delete`, headers });
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.json().code, 1006);
+  }
+  assert.equal((await api.request({ url: `/v1/dogs/${dog.id}` })).statusCode, 200);
+  const plainPrefetch = await api.request({ url: `/v1/dogs/${dog.id}`, headers: { 'sec-purpose': 'prefetch' } });
+  assert.equal(plainPrefetch.statusCode, 200);
+});
+
+test('suppress_response_codes works on overridden requests and in XML', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs.xml?method=put&suppress_response_codes=true' });
+  assert.equal(response.statusCode, 200);
+  assert.match(response.body, /<error><response_code>400<\/response_code>/);
+});
