@@ -71,7 +71,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
 
   for (const def of resources) {
-    for (const endpoint of resourceEndpoints(def, { storage, config })) registerEndpoint(app, endpoint);
+    for (const endpoint of resourceEndpoints(def, { storage, config })) registerEndpoint(app, endpoint, { storage });
   }
   return app;
 }
