@@ -10,6 +10,7 @@ import { registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
 import { unmatchedPathError } from './http/versions.js';
 import { registerErrorPages } from './portal/error-pages.js';
+import { registerOpenApiRoutes } from './portal/openapi-routes.js';
 import { resources } from './resources/index.js';
 import { registerInfraRoutes } from './routes/infra.js';
 import { resourceEndpoints } from './routes/resource-routes.js';
@@ -64,6 +65,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerErrorHandlers(app, config.portalUrl);
   registerInfraRoutes(app, storage);
   registerErrorPages(app, portalPrefix);
+  registerOpenApiRoutes(app, config, portalPrefix);
 
   app.get('/', async (request, reply) => {
     if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(config.portalUrl, 302);

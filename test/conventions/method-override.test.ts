@@ -79,7 +79,7 @@ test('an override to a method the path does not offer is a 400 with Allow', asyn
 test('an overridden GET sent as a prefetch is refused and changes nothing', async (t) => {
   const api = await build(t);
   const dog = await createDog(api, { name: 'Rex' });
-  for (const headers of [{ 'sec-purpose': 'prefetch' }, { purpose: 'prefetch' }, { 'sec-purpose': 'prefetch;prerender' }]) {
+  for (const headers of [{ 'sec-purpose': 'prefetch' }, { purpose: 'prefetch' }, { 'sec-purpose': 'prefetch;prerender' }] as Array<Record<string, string>>) {
     const response = await api.request({ url: `/v1/dogs/${dog.id}?method=delete`, headers });
     assert.equal(response.statusCode, 400);
     assert.equal(response.json().code, 1006);

@@ -15,6 +15,7 @@ function resourceTable(table: string, columns: string): string {
       updated_at TEXT NOT NULL
     );
     CREATE UNIQUE INDEX ${table}_id ON ${table} (tenant_id, id);
+    CREATE INDEX ${table}_tenant_order ON ${table} (tenant_id, seq);
     CREATE VIRTUAL TABLE ${table}_fts USING fts5 (words, tokenize = 'unicode61 remove_diacritics 0');`;
 }
 

@@ -1,0 +1,168 @@
+// npm run bench: the real server against a bare node:http baseline answering the same bytes, both loaded by wrk.
+//
+// The server and the baseline run pinned to core 0, wrk to core 1; each operation is loaded for
+// BENCH_SECONDS (default 10) with 50 connections. Figures are printed as ratios to the baseline
+// measured in the same run, so they compare across machines.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { seed } from './seed.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const DOGS = Number(process.env.BENCH_DOGS ?? 100_000);
+const SERVER_PORT = 18080;
+const BASELINE_PORT = 18081;
+const DATA_DIR = path.resolve(process.env.BENCH_DATA_DIR ?? '.bench-data');
+
+interface Operation {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  target?: number;
+}
+
+interface WrkResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+async function main(): Promise<void> {
+  console.log(`seeding ${DOGS} dogs in ${DATA_DIR} (kept between runs) ...`);
+  const id = await seed(DATA_DIR, DOGS);
+  const operations: Operation[] = [
+    { name: 'GET one', method: 'GET', path: `/v1/dogs/${id}`, target: 0.5 },
+    { name: 'GET list (limit 10)', method: 'GET', path: '/v1/dogs?limit=10', target: 0.35 },
+    { name: 'list filtered by color', method: 'GET', path: '/v1/dogs?color=brown' },
+    { name: 'list with fields', method: 'GET', path: '/v1/dogs?fields=name,furColor' },
+    { name: 'search q', method: 'GET', path: '/v1/dogs?q=rex' },
+    { name: 'POST', method: 'POST', path: '/v1/dogs', body: '{"name":"Bench","furColor":"brown","location":"Oslo"}', target: 0.25 },
+  ];
+
+  const server = start('server', ['node', 'dist/server.js'], {
+    PORT: String(SERVER_PORT), HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`,
+    RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_OPEN_PER_MINUTE: '100000000',
+  });
+  let baseline: ChildProcess | undefined;
+  try {
+    await waitFor(`http://127.0.0.1:${SERVER_PORT}/healthz`);
+    const answersFile = path.join(os.tmpdir(), `bench-answers-${process.pid}.json`);
+    fs.writeFileSync(answersFile, JSON.stringify(await recordAnswers(operations)));
+    baseline = start('baseline', ['node', 'bench/baseline-server.mjs', answersFile, String(BASELINE_PORT)], {});
+    await waitFor(`http://127.0.0.1:${BASELINE_PORT}/v1/dogs?limit=10`);
+
+    const rows: string[][] = [];
+    for (const operation of operations) {
+      const measured = wrk(SERVER_PORT, operation);
+      const base = wrk(BASELINE_PORT, operation);
+      const ratio = measured.requestsPerSecond / base.requestsPerSecond;
+      rows.push([
+        operation.name, fmt(measured.requestsPerSecond), `${measured.p50.toFixed(2)} / ${measured.p99.toFixed(2)}`,
+        fmt(base.requestsPerSecond), ratio.toFixed(2), operation.target ? `≥ ${operation.target} ${ratio >= operation.target ? 'met' : 'MISSED'}` : 'report',
+        String(measured.failures),
+      ]);
+      console.log(`  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs baseline ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}`);
+    }
+    const peakRss = peakRssMiB(server.pid!);
+    console.log(`\nDog Registry bench: ${DOGS} dogs, ${CONNECTIONS} connections, ${SECONDS} s per operation, server on core 0, wrk on core 1\n`);
+    table(['operation', 'req/s', 'p50 / p99 ms', 'baseline req/s', 'ratio', 'target', 'non-2xx'], rows);
+    console.log(`\nserver peak RSS: ${peakRss.toFixed(1)} MiB (target < 150 MiB: ${peakRss < 150 ? 'met' : 'MISSED'})`);
+    fs.rmSync(answersFile, { force: true });
+  } finally {
+    baseline?.kill('SIGTERM');
+    server.kill('SIGTERM');
+  }
+}
+
+function start(name: string, command: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn('taskset', ['-c', '0', ...command], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM') console.error(`${name} exited early (${code ?? signal})`);
+  });
+  return child;
+}
+
+async function waitFor(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer within 10 s`);
+}
+
+/** One real answer per operation, which the baseline then serves byte for byte. */
+async function recordAnswers(operations: Operation[]): Promise<Record<string, unknown>> {
+  const answers: Record<string, unknown> = {};
+  for (const operation of operations) {
+    const response = await fetch(`http://127.0.0.1:${SERVER_PORT}${operation.path}`, {
+      method: operation.method, body: operation.body, headers: operation.body ? { 'content-type': 'application/json' } : {},
+    });
+    const headers: Record<string, string> = {};
+    for (const name of ['content-type', 'vary', 'etag', 'link', 'x-request-id']) {
+      const value = response.headers.get(name);
+      if (value !== null) headers[name] = value;
+    }
+    answers[`${operation.method} ${operation.path}`] = { status: response.status, headers, body: await response.text() };
+  }
+  return answers;
+}
+
+function wrk(port: number, operation: Operation): WrkResult {
+  const args = ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency'];
+  let script: string | undefined;
+  if (operation.body) {
+    script = path.join(os.tmpdir(), `bench-post-${process.pid}.lua`);
+    fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = '${operation.body}'\nwrk.headers["Content-Type"] = "application/json"\n`);
+    args.push('-s', script);
+  }
+  args.push(`http://127.0.0.1:${port}${operation.path}`);
+  const result = spawnSync('taskset', args, { encoding: 'utf8' });
+  if (script) fs.rmSync(script, { force: true });
+  if (result.status !== 0) throw new Error(`wrk failed: ${result.stderr}`);
+  const out = result.stdout;
+  const failures = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?(\d+)/.exec(out)?.[1] ?? 0);
+  return {
+    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
+    p50: latency(out, '50%'),
+    p99: latency(out, '99%'),
+    failures,
+  };
+}
+
+function latency(out: string, percentile: string): number {
+  const match = new RegExp(`${percentile}\\s+([\\d.]+)(us|ms|s)`).exec(out);
+  if (!match) return NaN;
+  const scale = { us: 0.001, ms: 1, s: 1000 }[match[2] as 'us' | 'ms' | 's'];
+  return Number(match[1]) * scale;
+}
+
+function peakRssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+}
+
+function fmt(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+function table(header: string[], rows: string[][]): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]): string => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+// The component schemas of the document: each resource's item, bodies and envelopes, and the shared error and count.
+import type { AssociationDef, ResourceDef } from '../resources/definition.js';
+import { createSchema, itemSchema, updateSchema } from '../resources/schemas.js';
+import { ref, schemaNames, toJsonSchema, type JsonObject } from './json-schema.js';
+
+export type ResourceLookup = (name: string) => ResourceDef | undefined;
+
+/** Every schema one resource needs; the bodies are the very schemas that validate requests. */
+export function resourceSchemas(def: ResourceDef, lookup: ResourceLookup): Record<string, JsonObject> {
+  const names = schemaNames(def);
+  const schemas: Record<string, JsonObject> = {
+    [names.item]: itemWithAssociations(def, lookup, 'json'),
+    [names.create]: withDefaults(def, toJsonSchema(createSchema(def))),
+    [names.update]: toJsonSchema(updateSchema(def)),
+    [names.envelope]: envelope(def.singular, ref('schemas', names.item), `One ${def.singular} in its JSON envelope.`),
+    [names.list]: envelope(def.name, { type: 'array', items: ref('schemas', names.envelope) }, `A page of ${def.name} in the JSON list envelope.`),
+    [names.listXml]: {
+      type: 'object',
+      description: `A page of ${def.name} in XML: one <${def.singular}> element per item inside <${def.name}>.`,
+      xml: { name: def.name },
+      properties: { [def.singular]: { type: 'array', items: ref('schemas', names.itemXml) } },
+    },
+  };
+  if (names.itemXml !== names.item) schemas[names.itemXml] = itemWithAssociations(def, lookup, 'xml');
+  return schemas;
+}
+
+function envelope(key: string, schema: JsonObject, description: string): JsonObject {
+  return { type: 'object', description, required: [key], properties: { [key]: schema }, additionalProperties: false };
+}
+
+/** The create schema states the value a field gets when the body leaves it out. */
+function withDefaults(def: ResourceDef, schema: JsonObject): JsonObject {
+  const properties = { ...(schema.properties as Record<string, JsonObject>) };
+  for (const [name, field] of Object.entries(def.fields)) {
+    if (field.default !== undefined && properties[name]) properties[name] = { ...properties[name], default: field.default };
+  }
+  return { ...schema, properties };
+}
+
+/** The item schema plus its associations, which appear only when `fields` names them. */
+function itemWithAssociations(def: ResourceDef, lookup: ResourceLookup, format: 'json' | 'xml'): JsonObject {
+  const base = toJsonSchema(itemSchema(def));
+  const properties = { ...(base.properties as JsonObject) };
+  for (const [name, association] of Object.entries(def.associations)) {
+    const target = lookup(association.target);
+    if (target) properties[name] = associationSchema(name, association, target, format);
+  }
+  return { ...base, properties, xml: { name: def.singular } };
+}
+
+/** JSON shows an array association like a list (`[{"dog": …}]`), XML as a wrapped run of elements. */
+function associationSchema(name: string, association: AssociationDef, target: ResourceDef, format: 'json' | 'xml'): JsonObject {
+  const names = schemaNames(target);
+  if (association.kind === 'one') {
+    return {
+      description: `The ${name}, or null when there is none. Present only when fields names it.`,
+      anyOf: [ref('schemas', format === 'xml' ? names.itemXml : names.item), { type: 'null' }],
+    };
+  }
+  const description = `The ${name}: the first 100 in creation order (the nested path pages through all). Present only when fields names it.`;
+  if (format === 'json') return { description, type: 'array', items: ref('schemas', names.envelope) };
+  return { description, type: 'array', xml: { wrapped: true }, items: ref('schemas', names.itemXml) };
+}
+
+/** The error body of SPEC §9 and the count envelope, shared by every resource. */
+export function sharedSchemas(portalUrl: string): Record<string, JsonObject> {
+  const count = { type: 'integer', minimum: 0, description: 'How many items match.', examples: [42] };
+  return {
+    Error: {
+      type: 'object',
+      description: 'Every error of the API. In XML the root element is <error>; response_code comes first when present.',
+      xml: { name: 'error' },
+      required: ['message', 'more_info', 'code'],
+      properties: {
+        response_code: {
+          type: 'string', pattern: '^[1-5][0-9]{2}$', examples: ['404'],
+          description: 'Only with suppress_response_codes=true: the HTTP status the answer would have had.',
+        },
+        message: { type: 'string', description: 'What went wrong and how to fix it, in plain language.' },
+        more_info: { type: 'string', format: 'uri', description: 'A portal page that explains the code.', examples: [`${portalUrl}/errors/4000`] },
+        code: { type: 'integer', description: 'The error\'s number in the catalogue; a code never changes meaning.', examples: [4000] },
+      },
+    },
+    Count: { type: 'object', description: 'A count in its JSON envelope.', required: ['count'], properties: { count }, additionalProperties: false },
+    CountXml: { ...count, xml: { name: 'count' }, description: 'A count in XML: <count>42</count>.' },
+  };
+}

@@ -1,0 +1,189 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { loadConfig } from '../../src/config.js';
+import { buildDocument } from '../../src/openapi/build-document.js';
+import type { ResourceDef } from '../../src/resources/definition.js';
+import { dogs } from '../../src/resources/dogs.js';
+import { resources } from '../../src/resources/index.js';
+import { resourceEndpoints } from '../../src/routes/resource-routes.js';
+import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
+import { build, type TestApp } from '../helper.js';
+
+type Json = { [key: string]: any };
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020, formats: string[]) => Ajv2020;
+
+async function fetchDocument(api: TestApp, version: number): Promise<Json> {
+  const response = await api.request({ url: `/portal/openapi/v${version}.json` });
+  assert.equal(response.statusCode, 200);
+  assert.match(String(response.headers['content-type']), /^application\/json/);
+  return response.json();
+}
+
+/** The document's component schemas under a strict JSON Schema 2020-12 validator, refs rewired to $defs. */
+function schemaValidators(document: Json): (name: string) => ValidateFunction {
+  const ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }), ['email', 'date-time', 'uri']);
+  ajv.addKeyword('xml');
+  const rewired = JSON.parse(JSON.stringify(document.components.schemas).replaceAll('#/components/schemas/', '#/$defs/'));
+  ajv.addSchema({ $id: 'https://openapi.test/schemas', $defs: rewired });
+  return (name) => {
+    const validate = ajv.getSchema(`https://openapi.test/schemas#/$defs/${name}`);
+    assert.ok(validate, `no schema ${name}`);
+    return validate;
+  };
+}
+
+function operationsOf(document: Json): Array<[string, string, Json]> {
+  return Object.entries<Json>(document.paths).flatMap(([path, item]) => Object.entries<Json>(item)
+    .filter(([key]) => key !== 'parameters')
+    .map(([method, operation]): [string, string, Json] => [path, method, operation]));
+}
+
+function resolve(document: Json, value: Json): Json {
+  const pointer: string | undefined = value.$ref;
+  if (!pointer) return value;
+  return pointer.slice(2).split('/').reduce<Json>((node, key) => node[key], document);
+}
+
+test('each version serves a valid OpenAPI 3.1 document, openly, as JSON', async (t) => {
+  const api = await build(t);
+  for (const version of [1, 2]) {
+    const document = await fetchDocument(api, version);
+    assert.ok(String(document.openapi).startsWith('3.1'));
+    assert.deepEqual(document.servers, [{ url: `http://api.test/v${version}`, description: `Version ${version} of the API` }]);
+    const result = await new Validator().validate(document);
+    assert.deepEqual(result.errors, undefined);
+    assert.equal(result.valid, true);
+  }
+});
+
+test('every schema of the document is valid JSON Schema 2020-12 with no OpenAPI 3.0 leftovers', async (t) => {
+  const document = await fetchDocument(await build(t), 2);
+  const schemaFor = schemaValidators(document);
+  for (const name of Object.keys(document.components.schemas)) schemaFor(name);
+  assert.doesNotMatch(JSON.stringify(document), /"nullable"|TypeBox/);
+});
+
+test('a create answers 200 in v1 and 201 with a Location header in v2', async (t) => {
+  const api = await build(t);
+  const v1 = (await fetchDocument(api, 1)).paths['/dogs'].post.responses;
+  const v2 = (await fetchDocument(api, 2)).paths['/dogs'].post.responses;
+  assert.ok(v1['200']);
+  assert.equal(v1['201'], undefined);
+  assert.ok(v2['201']);
+  assert.equal(v2['200'], undefined);
+  assert.deepEqual(v2['201'].headers.Location, { $ref: '#/components/headers/Location' });
+  const live = await api.request({ method: 'POST', url: '/v2/dogs', json: { name: 'Rex' } });
+  assert.equal(live.statusCode, 201);
+  assert.match(String(live.headers.location), /^http:\/\/api\.test\/v2\/dogs\/[A-Za-z0-9_-]+$/);
+});
+
+test('every answer with a body is described in both JSON and XML, and every operation lists 400 and 500', async (t) => {
+  const document = await fetchDocument(await build(t), 2);
+  for (const [path, method, operation] of operationsOf(document)) {
+    assert.ok(operation.responses['400'] && operation.responses['500'], `${method} ${path}`);
+    for (const [status, value] of Object.entries<Json>(operation.responses)) {
+      const response = resolve(document, value);
+      assert.ok(response.headers['X-Request-Id'], `${method} ${path} ${status} has X-Request-Id`);
+      if (status === '304' || (method === 'delete' && status === '200')) continue;
+      assert.deepEqual(Object.keys(response.content), ['application/json', 'application/xml'], `${method} ${path} ${status}`);
+    }
+  }
+  assert.equal(document.paths['/dogs/{id}'].delete.responses['200'].content, undefined);
+  assert.equal(document.components.schemas.Error.xml.name, 'error');
+});
+
+test('every resource has its collection, count and item paths, with the methods the API offers', async (t) => {
+  const api = await build(t);
+  const document = await fetchDocument(api, 1);
+  for (const def of resources) {
+    for (const path of [`/${def.name}`, `/${def.name}/count`, `/${def.name}/{id}`]) {
+      const item = document.paths[path];
+      assert.ok(item, `${path} is documented`);
+      const documented = Object.keys(item).filter((key) => key !== 'parameters').map((key) => key.toUpperCase());
+      const live = await api.request({ method: 'PATCH', url: `/v1${path.replace('{id}', 'abc')}` });
+      const offered = String(live.headers.allow).split(', ').filter((method) => method !== 'HEAD');
+      assert.deepEqual(documented.sort(), offered.sort(), path);
+    }
+  }
+  const storage = new SqliteStorage(':memory:');
+  t.after(() => storage.close());
+  for (const def of resources) {
+    for (const endpoint of resourceEndpoints(def, { storage, config: api.config })) {
+      const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
+      for (const verb of Object.keys(endpoint.operations)) assert.ok(document.paths[path]?.[verb.toLowerCase()], `${verb} ${path} is documented`);
+    }
+  }
+});
+
+test('the dog filters, paging and control parameters are reusable components', async (t) => {
+  const document = await fetchDocument(await build(t), 2);
+  const { parameters } = document.components;
+  assert.deepEqual(parameters['dogs.state'].schema.items.enum, ['registered', 'adoptable', 'adopted', 'lost']);
+  assert.deepEqual(parameters.limit.schema, { type: 'integer', minimum: 1, maximum: 100, default: 10 });
+  assert.equal(parameters.offset.schema.minimum, 0);
+  assert.deepEqual([parameters.q.schema.minLength, parameters.q.schema.maxLength], [1, 200]);
+  assert.deepEqual(parameters.method.schema.enum, ['post', 'put', 'delete']);
+  const listed = document.paths['/dogs'].get.parameters.map((parameter: Json) => parameter.$ref.split('/').pop());
+  for (const name of ['dogs.fields', 'limit', 'offset', 'dogs.sort', 'q', 'dogs.color', 'dogs.state', 'dogs.location']) assert.ok(listed.includes(name), name);
+});
+
+const CREATE_CASES: ReadonlyArray<{ body: Json; accepted: boolean; why: string }> = [
+  { body: { name: 'Rex' }, accepted: true, why: 'only the required name' },
+  { body: { name: 'Rex', furColor: 'brown', state: 'lost', location: 'Oslo' }, accepted: true, why: 'every text field' },
+  { body: { name: 'Rex', furColor: null }, accepted: true, why: 'null clears an optional field' },
+  { body: {}, accepted: false, why: 'name is required' },
+  { body: { name: 'x'.repeat(101) }, accepted: false, why: 'name holds at most 100 characters' },
+  { body: { name: 'Rex', state: 'flying' }, accepted: false, why: 'state is one of four values' },
+  { body: { name: 'Rex', state: null }, accepted: false, why: 'state is never null' },
+  { body: { name: 'Rex', colour: 'brown' }, accepted: false, why: 'unknown fields are refused' },
+  { body: { name: 42 }, accepted: false, why: 'name is text' },
+];
+
+test('the documented create schema accepts and refuses what the live API does', async (t) => {
+  const api = await build(t);
+  const document = await fetchDocument(api, 1);
+  const create = document.components.schemas.NewDog;
+  assert.deepEqual(create.required, ['name']);
+  assert.equal(create.properties.name.maxLength, 100);
+  const validate = schemaValidators(document)('NewDog');
+  for (const { body, accepted, why } of CREATE_CASES) {
+    const live = await api.request({ method: 'POST', url: '/v1/dogs', json: body });
+    assert.equal(validate(body), accepted, `document: ${why}`);
+    assert.equal(live.statusCode, accepted ? 200 : 400, `live API: ${why}`);
+  }
+});
+
+test('live answers match the documented JSON envelopes', async (t) => {
+  const api = await build(t);
+  const schemaFor = schemaValidators(await fetchDocument(api, 2));
+  const created = await api.request({ method: 'POST', url: '/v2/dogs', form: { name: 'Rex', furColor: 'brown' } });
+  const list = await api.request({ url: '/v2/dogs' });
+  const count = await api.request({ url: '/v2/dogs/count' });
+  const missing = await api.request({ url: '/v2/dogs/nope' });
+  for (const [name, response] of [['DogEnvelope', created], ['DogsList', list], ['Count', count], ['Error', missing]] as const) {
+    const validate = schemaFor(name);
+    assert.ok(validate(response.json()), `${name}: ${JSON.stringify(validate.errors)}`);
+  }
+});
+
+test('a resource with array associations gets an XML item schema with wrapped arrays', async () => {
+  const owners: ResourceDef = {
+    name: 'owners', singular: 'owner', description: 'A person who owns dogs.',
+    fields: { name: { kind: 'text', required: true, description: 'Name of the owner.' } },
+    filters: {}, associations: { dogs: { kind: 'many', target: 'dogs' } },
+  };
+  const ownedDogs: ResourceDef = { ...dogs, associations: { owner: { kind: 'one', target: 'owners' } } };
+  const document = buildDocument(loadConfig({ PUBLIC_URL: 'http://api.test' }), 2, [ownedDogs, owners]) as Json;
+  assert.equal((await new Validator().validate(document)).valid, true);
+  const { schemas } = document.components;
+  assert.deepEqual(schemas.Owner.properties.dogs.items, { $ref: '#/components/schemas/DogEnvelope' });
+  assert.deepEqual(schemas.OwnerXml.properties.dogs.xml, { wrapped: true });
+  assert.deepEqual(schemas.Dog.properties.owner.anyOf, [{ $ref: '#/components/schemas/Owner' }, { type: 'null' }]);
+  assert.ok(document.paths['/owners/{id}'].get);
+  const schemaFor = schemaValidators(document);
+  assert.ok(schemaFor('OwnerEnvelope')({ owner: { name: 'Ann', dogs: [{ dog: { name: 'Rex', owner: null } }] } }));
+});
