@@ -1,31 +1,36 @@
 // Environment → typed, validated Config; a bad value stops the service at start with a clear message.
 import path from 'node:path';
 import { envSchema } from 'env-schema';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
+const HTTP_URL = '^https?://\\S+$';
 
-/** The variables of SPEC §11, typed once: the schema is the documentation and the validator. */
+/**
+ * The variables of SPEC §11, typed once: the schema is the documentation and the validator.
+ * A string variable's `description` says what it accepts; error messages quote it.
+ */
 export const EnvSchema = Type.Object({
-  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on' }),
-  HOST: Type.String({ default: '0.0.0.0', minLength: 1, description: 'address to listen on (all interfaces by default)' }),
-  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'the public API root, {base}; default http://localhost:<PORT>' })),
-  PORTAL_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'the developer portal, {portal}; default {base}/portal' })),
-  DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'folder of the embedded SQLite database' }),
-  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'postgres://… selects PostgreSQL; unset means SQLite' })),
-  LOG_LEVEL: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'the TCP port to listen on' }),
+  HOST: Type.String({ default: '0.0.0.0', minLength: 1, description: 'an address to listen on (all interfaces by default)' }),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: HTTP_URL, description: 'an absolute http:// or https:// URL, the public API root {base}' })),
+  PORTAL_URL: Type.Optional(Type.String({ pattern: HTTP_URL, description: 'an absolute http:// or https:// URL, the developer portal {portal}' })),
+  DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'the folder of the embedded SQLite database' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL (unset means the embedded SQLite)' })),
+  LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({ type: 'string', enum: [...LOG_LEVELS], default: 'info' }),
   TOKEN_TTL_SECONDS: Type.Integer({ minimum: 1, default: 3600 }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 6000 }),
   RATE_LIMIT_OPEN_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
-  RATES_FILE: Type.Optional(Type.String({ minLength: 1 })),
-  RATES_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  V1_SUNSET: Type.Optional(Type.String({ pattern: DATE })),
-  V1_DEPRECATED: Type.String({ pattern: DATE, default: '2026-11-21' }),
+  RATES_FILE: Type.Optional(Type.String({ minLength: 1, description: 'the path of an ECB euro reference rates XML file' })),
+  RATES_URL: Type.Optional(Type.String({ pattern: HTTP_URL, description: 'an http:// or https:// URL of ECB euro reference rates XML' })),
+  V1_SUNSET: Type.Optional(Type.String({ pattern: DATE, description: 'a date written YYYY-MM-DD' })),
+  V1_DEPRECATED: Type.String({ pattern: DATE, default: '2026-11-21', description: 'a date written YYYY-MM-DD' }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10000, description: 'how long SIGTERM waits for requests in flight' }),
 });
 
 type Env = Static<typeof EnvSchema>;
+type Variable = keyof Env;
 
 export interface Config {
   port: number;
@@ -47,22 +52,14 @@ export interface Config {
   shutdownTimeoutMs: number;
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
 
-/** Reads and validates the environment; throws ConfigError naming the variable at fault. */
+/** Reads and validates the environment; throws ConfigError naming every variable at fault. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  let parsed: Env;
-  try {
-    parsed = envSchema<Env>({ schema: EnvSchema, data: pickSet(env), dotenv: false });
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration: ${(error as Error).message}. See the configuration table in README.md.`);
-  }
-  for (const name of ['V1_SUNSET', 'V1_DEPRECATED'] as const) {
-    const value = parsed[name];
-    if (value !== undefined && Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-      throw new ConfigError(`Invalid configuration: ${name} must be a real date written YYYY-MM-DD, got "${value}".`);
-    }
-  }
+  const raw = pickSet(env);
+  const parsed = validate(raw);
   const publicUrl = trimSlash(parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`);
   return {
     port: parsed.PORT,
@@ -83,10 +80,71 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** Schema validation plus the checks a schema cannot say (whole numbers as written, real dates, parseable URLs). */
+function validate(raw: Record<string, string>): Env {
+  const faults = new Map<Variable, string>();
+  for (const name of variables()) {
+    const value = raw[name];
+    // The validator coerces "0x50" or " 80" to a number; a port or a limit is written in plain digits.
+    if (value !== undefined && EnvSchema.properties[name].type === 'integer' && !/^-?\d+$/.test(value)) faults.set(name, fault(name, value));
+  }
+  let parsed: Env | undefined;
+  try {
+    // env: false — only the variables given are read, so loadConfig(env) never sees process.env.
+    parsed = envSchema<Env>({ schema: EnvSchema, data: { ...raw }, env: false, dotenv: false });
+  } catch (error) {
+    for (const issue of (error as { errors?: Array<{ instancePath: string }> }).errors ?? []) {
+      const name = issue.instancePath.slice(1) as Variable;
+      if (name in EnvSchema.properties && !faults.has(name)) faults.set(name, fault(name, raw[name] ?? ''));
+    }
+    if (faults.size === 0) throw new ConfigError(`Invalid configuration: ${(error as Error).message}.`);
+  }
+  if (parsed) {
+    for (const name of ['V1_SUNSET', 'V1_DEPRECATED'] as const) {
+      const value = parsed[name];
+      if (value !== undefined && !isRealDate(value)) faults.set(name, fault(name, value));
+    }
+    for (const name of ['PUBLIC_URL', 'PORTAL_URL', 'RATES_URL'] as const) {
+      const value = parsed[name];
+      if (value !== undefined && !URL.canParse(value)) faults.set(name, fault(name, value));
+    }
+  }
+  if (faults.size > 0 || !parsed) {
+    throw new ConfigError(`Invalid configuration: ${[...faults.values()].join(' ')} See the configuration table in README.md.`);
+  }
+  return parsed;
+}
+
+function variables(): Variable[] {
+  return Object.keys(EnvSchema.properties) as Variable[];
+}
+
+/** One sentence naming the variable, what it takes and what it got. */
+function fault(name: Variable, value: string): string {
+  return `${name} must be ${accepted(EnvSchema.properties[name])}, but it is "${value}".`;
+}
+
+function accepted(schema: TSchema): string {
+  if (schema.type === 'integer') {
+    const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
+    if (minimum !== undefined && maximum !== undefined) return `a whole number from ${minimum} to ${maximum}`;
+    if (minimum !== undefined) return `a whole number, ${minimum} or more`;
+    return 'a whole number';
+  }
+  if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(', ')}`;
+  return schema.description ?? 'a valid value';
+}
+
+/** `2026-02-30` matches the pattern but is no day of the calendar. */
+function isRealDate(value: string): boolean {
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+}
+
 /** Only the variables of the schema, and only those set to something: an empty value means unset. */
 function pickSet(env: NodeJS.ProcessEnv): Record<string, string> {
   const picked: Record<string, string> = {};
-  for (const name of Object.keys(EnvSchema.properties)) {
+  for (const name of variables()) {
     const value = env[name];
     if (value !== undefined && value !== '') picked[name] = value;
   }

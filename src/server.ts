@@ -1,41 +1,74 @@
 // Process entry: read the configuration, build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) exitWith(error.message);
     throw error;
   }
   const app = await buildApp(config);
+  handleSignals(app, config);
+  process.on('uncaughtException', (error) => {
+    app.log.fatal({ err: error }, 'uncaught exception; exiting');
+    process.exit(1);
+  });
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { api: config.publicUrl, portal: config.portalUrl, listening: address },
+    `Dog Registry Service ready: API at ${config.publicUrl}/v2 (and /v1), portal at ${config.portalUrl}, listening on ${address}`,
+  );
+}
+
+/**
+ * SIGTERM (and SIGINT): stop accepting connections, let requests in flight finish, close the
+ * database, exit 0 (SPEC §10). Fastify's close does most of it: the server stops listening
+ * and drops idle keep-alive connections, a request that arrives on a busy connection meanwhile
+ * gets a retryable 500, and the onClose hook closes the storage. What it leaves open is the
+ * keep-alive connection of a request already in flight: the server would wait for the client
+ * to hang up (or the keep-alive timeout), so that answer is sent with `Connection: close`.
+ */
+function handleSignals(app: FastifyInstance, config: Config): void {
+  const inFlight = new Set<ServerResponse>();
+  app.server.prependListener('request', (_request, response: ServerResponse) => {
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
   let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     const timer = setTimeout(() => {
-      app.log.error('requests in flight did not finish in time; exiting anyway');
+      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'requests in flight did not finish in time; exiting anyway');
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();
-    await app.close();
-    app.log.info('stopped');
+    for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+    try {
+      await app.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+    app.log.info('stopped: requests in flight finished, database closed');
     process.exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
+}
 
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info({ api: config.publicUrl, portal: config.portalUrl }, `Dog Registry Service ready: API at ${config.publicUrl}/v2, portal at ${config.portalUrl}`);
+function exitWith(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`The service could not start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  exitWith(`The service could not start: ${error instanceof Error ? error.message : String(error)}`);
 });

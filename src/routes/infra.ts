@@ -1,11 +1,27 @@
 // Infrastructure endpoints outside the API: liveness, readiness (the database answers) and Prometheus metrics.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ApiError } from '../errors.js';
 import type { Storage } from '../storage/storage.js';
+
+const ALLOW = 'GET, HEAD';
+
+/**
+ * Process metrics (CPU, memory, event loop, GC) describe the process, not an app: they are
+ * collected once, because each collection installs observers that are never removed.
+ */
+let processRegistry: Registry | undefined;
+
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
 
 export function registerInfraRoutes(app: FastifyInstance, storage: Storage): void {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer HTTP requests, by route pattern, method and status.',
@@ -15,25 +31,41 @@ export function registerInfraRoutes(app: FastifyInstance, storage: Storage): voi
   });
 
   app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: ids and typos would make a series each.
     const route = request.routeOptions.url ?? 'unmatched';
     duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
 
-  app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+  infraRoute(app, '/healthz', async (reply) => reply.send({ status: 'ok' }));
 
-  app.get('/readyz', async (request, reply) => {
-    reply.header('cache-control', 'no-store');
+  infraRoute(app, '/readyz', async (reply) => {
     try {
       await storage.ping();
       return reply.send({ status: 'ready', database: storage.kind });
     } catch (error) {
-      request.log.error({ err: error }, 'readiness check failed: database unreachable');
+      reply.request.log.error({ err: error }, 'readiness check failed: database unreachable');
       return reply.code(500).send({ status: 'unavailable', database: storage.kind });
     }
   });
 
-  app.get('/metrics', async (_request, reply) => {
-    reply.header('content-type', registry.contentType);
-    return reply.send(await registry.metrics());
+  infraRoute(app, '/metrics', async (reply) => {
+    const text = (await processMetrics().metrics()) + (await registry.metrics());
+    return reply.header('content-type', registry.contentType).send(text);
+  });
+}
+
+/** GET (and HEAD) answers uncached; any other method is the API's 400 with Allow, not a 404. */
+function infraRoute(app: FastifyInstance, url: string, answer: (reply: FastifyReply) => Promise<FastifyReply>): void {
+  app.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+    url,
+    exposeHeadRoute: false,
+    handler: async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        throw new ApiError('methodNotAllowed', `${request.method} is not offered on ${url}. It offers: ${ALLOW}.`, { allow: ALLOW });
+      }
+      reply.header('cache-control', 'no-store');
+      return answer(reply);
+    },
   });
 }

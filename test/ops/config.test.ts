@@ -1,0 +1,101 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+test('with nothing set, every variable takes its default from SPEC §11', () => {
+  const config = loadConfig({});
+  assert.deepEqual(config, {
+    port: 8080,
+    host: '0.0.0.0',
+    publicUrl: 'http://localhost:8080',
+    portalUrl: 'http://localhost:8080/portal',
+    dataDir: path.resolve('data'),
+    databaseUrl: undefined,
+    logLevel: 'info',
+    tokenTtlSeconds: 3600,
+    rateLimitPerMinute: 6000,
+    rateLimitOpenPerMinute: 600,
+    ratesFile: undefined,
+    ratesUrl: undefined,
+    v1Sunset: undefined,
+    v1Deprecated: '2026-11-21',
+    shutdownTimeoutMs: 10000,
+  });
+});
+
+const derived: Array<{ env: Record<string, string>; expect: Record<string, unknown> }> = [
+  { env: { PORT: '9000' }, expect: { port: 9000, publicUrl: 'http://localhost:9000', portalUrl: 'http://localhost:9000/portal' } },
+  { env: { PUBLIC_URL: 'https://api.example.com/' }, expect: { publicUrl: 'https://api.example.com', portalUrl: 'https://api.example.com/portal' } },
+  { env: { PUBLIC_URL: 'https://example.com/api//' }, expect: { publicUrl: 'https://example.com/api', portalUrl: 'https://example.com/api/portal' } },
+  { env: { PORTAL_URL: 'https://developer.example.com/' }, expect: { publicUrl: 'http://localhost:8080', portalUrl: 'https://developer.example.com' } },
+  { env: { DATA_DIR: 'var/db' }, expect: { dataDir: path.resolve('var/db') } },
+  { env: { PORT: '', LOG_LEVEL: '' }, expect: { port: 8080, logLevel: 'info' } },
+  { env: { LOG_LEVEL: 'debug', TOKEN_TTL_SECONDS: '60', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_OPEN_PER_MINUTE: '0' }, expect: { logLevel: 'debug', tokenTtlSeconds: 60, rateLimitPerMinute: 0, rateLimitOpenPerMinute: 0 } },
+  { env: { V1_SUNSET: '2028-02-29', V1_DEPRECATED: '2027-01-31' }, expect: { v1Sunset: '2028-02-29', v1Deprecated: '2027-01-31' } },
+  { env: { DATABASE_URL: 'postgres://db.example.com/registry' }, expect: { databaseUrl: 'postgres://db.example.com/registry' } },
+];
+
+for (const { env, expect } of derived) {
+  test(`${JSON.stringify(env)} gives ${JSON.stringify(expect)}`, () => {
+    const config = loadConfig(env);
+    for (const [key, value] of Object.entries(expect)) assert.equal(config[key as keyof typeof config], value, key);
+  });
+}
+
+test('loadConfig reads only the environment it is given, not process.env', (t) => {
+  const saved = process.env.PORT;
+  t.after(() => {
+    if (saved === undefined) delete process.env.PORT;
+    else process.env.PORT = saved;
+  });
+  process.env.PORT = '1234';
+  assert.equal(loadConfig({}).port, 8080);
+});
+
+/** A bad value: the variable at fault, and what the message must say about it. */
+const invalid: Array<{ env: Record<string, string>; variable: string; says: RegExp }> = [
+  { env: { PORT: 'abc' }, variable: 'PORT', says: /whole number from 0 to 65535/ },
+  { env: { PORT: '70000' }, variable: 'PORT', says: /whole number from 0 to 65535/ },
+  { env: { PORT: '-1' }, variable: 'PORT', says: /whole number from 0 to 65535/ },
+  { env: { PORT: '0x50' }, variable: 'PORT', says: /whole number/ },
+  { env: { PORT: '80.5' }, variable: 'PORT', says: /whole number/ },
+  { env: { LOG_LEVEL: 'loud' }, variable: 'LOG_LEVEL', says: /one of fatal, error, warn, info, debug, trace, silent/ },
+  { env: { PUBLIC_URL: 'notaurl' }, variable: 'PUBLIC_URL', says: /http:\/\/ or https:\/\// },
+  { env: { PUBLIC_URL: 'http://[broken' }, variable: 'PUBLIC_URL', says: /http:\/\/ or https:\/\// },
+  { env: { PORTAL_URL: 'ftp://portal.example.com' }, variable: 'PORTAL_URL', says: /http:\/\/ or https:\/\// },
+  { env: { V1_SUNSET: '2026-13-45' }, variable: 'V1_SUNSET', says: /YYYY-MM-DD/ },
+  { env: { V1_SUNSET: '2026-02-30' }, variable: 'V1_SUNSET', says: /YYYY-MM-DD/ },
+  { env: { V1_DEPRECATED: 'next year' }, variable: 'V1_DEPRECATED', says: /YYYY-MM-DD/ },
+  { env: { RATE_LIMIT_PER_MINUTE: '-1' }, variable: 'RATE_LIMIT_PER_MINUTE', says: /whole number, 0 or more/ },
+  { env: { RATE_LIMIT_OPEN_PER_MINUTE: 'lots' }, variable: 'RATE_LIMIT_OPEN_PER_MINUTE', says: /whole number, 0 or more/ },
+  { env: { TOKEN_TTL_SECONDS: '0' }, variable: 'TOKEN_TTL_SECONDS', says: /whole number, 1 or more/ },
+  { env: { DATABASE_URL: 'mysql://db.example.com/registry' }, variable: 'DATABASE_URL', says: /postgres:\/\// },
+];
+
+for (const { env, variable, says } of invalid) {
+  const [value] = Object.values(env);
+  test(`${variable}=${value} stops the service with a ConfigError that names ${variable} and the value`, () => {
+    assert.throws(
+      () => loadConfig(env),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, new RegExp(`\\b${variable} must be `));
+        assert.match(error.message, says);
+        assert.ok(error.message.includes(`"${value}"`), error.message);
+        assert.doesNotMatch(error.message, /env\/|instancePath|anyOf/);
+        return true;
+      },
+    );
+  });
+}
+
+test('every bad variable is named in one message, so one restart fixes them all', () => {
+  assert.throws(() => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', HOST: '127.0.0.1' }), (error: unknown) => {
+    assert.ok(error instanceof ConfigError);
+    assert.match(error.message, /PORT must be/);
+    assert.match(error.message, /LOG_LEVEL must be/);
+    assert.doesNotMatch(error.message, /HOST/);
+    return true;
+  });
+});
