@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import { ApiError } from './errors.js';
 import { BODY_LIMIT, registerRawBody } from './http/body.js';
 import { registerEndpoint } from './http/endpoint.js';
-import { registerErrorHandlers } from './http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
 import { unmatchedPathError } from './http/versions.js';
 import { registerErrorPages } from './portal/error-pages.js';
@@ -39,6 +39,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler(config.portalUrl),
   });
 
   const portal = new URL(config.portalUrl);

@@ -25,6 +25,14 @@ export function registerErrorHandlers(app: FastifyInstance, portalUrl: string): 
   });
 }
 
+/** Fastify's frameworkErrors option: errors raised before routing (a URL that does not decode) get the API's shape too. */
+export function frameworkErrorHandler(portalUrl: string) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    reply.header('x-request-id', request.id);
+    void sendError(request, reply, toApiError(error, request), `${portalUrl}/errors`);
+  };
+}
+
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   const mapped = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;

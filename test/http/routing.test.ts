@@ -167,3 +167,11 @@ test('every response carries X-Request-Id, errors included', async (t) => {
     assert.match(String(response.headers['x-request-id']), /^[A-Za-z0-9._:-]+$/, url);
   }
 });
+
+test('a URL with a broken %-escape gets the API error shape and a request id', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs/%zz' });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 1008);
+  assert.match(String(response.headers['x-request-id']), /^[A-Za-z0-9._:-]+$/);
+});
