@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { seed } from './seed.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = 2;
 const CONNECTIONS = 50;
 const DOGS = Number(process.env.BENCH_DOGS ?? 100_000);
 const SERVER_PORT = 18080;
@@ -58,8 +59,11 @@ async function main(): Promise<void> {
 
     const rows: string[][] = [];
     for (const operation of operations) {
-      const measured = wrk(SERVER_PORT, operation);
-      const base = wrk(BASELINE_PORT, operation);
+      // A short untimed run first, so both are measured after the JIT has warmed up.
+      wrk(SERVER_PORT, operation, WARMUP_SECONDS);
+      wrk(BASELINE_PORT, operation, WARMUP_SECONDS);
+      const measured = wrk(SERVER_PORT, operation, SECONDS);
+      const base = wrk(BASELINE_PORT, operation, SECONDS);
       const ratio = measured.requestsPerSecond / base.requestsPerSecond;
       rows.push([
         operation.name, fmt(measured.requestsPerSecond), `${measured.p50.toFixed(2)} / ${measured.p99.toFixed(2)}`,
@@ -116,8 +120,8 @@ async function recordAnswers(operations: Operation[]): Promise<Record<string, un
   return answers;
 }
 
-function wrk(port: number, operation: Operation): WrkResult {
-  const args = ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency'];
+function wrk(port: number, operation: Operation, seconds: number): WrkResult {
+  const args = ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency'];
   let script: string | undefined;
   if (operation.body) {
     script = path.join(os.tmpdir(), `bench-post-${process.pid}.lua`);

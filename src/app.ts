@@ -46,14 +46,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const portalPrefix = portal.pathname.replace(/\/+$/, '');
   let closing = false;
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    if (closing) throw new ApiError('shuttingDown', 'This node is shutting down and took no new work. Retry the request; it is safe to repeat.');
-    const host = request.hostname;
-    if ((host.startsWith('dev.') || host.startsWith('developer.')) && host !== portal.host) {
-      return reply.redirect(config.portalUrl, 302);
+    if (closing) {
+      done(new ApiError('shuttingDown', 'This node is shutting down and took no new work. Retry the request; it is safe to repeat.'));
+      return;
     }
-    return undefined;
+    const host = request.headers.host ?? '';
+    if ((host.startsWith('dev.') || host.startsWith('developer.')) && host !== portal.host) {
+      reply.redirect(config.portalUrl, 302);
+      return;
+    }
+    done();
   });
   app.addHook('preClose', async () => {
     closing = true;

@@ -30,10 +30,19 @@ export function registerInfraRoutes(app: FastifyInstance, storage: Storage): voi
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // One labelled child per series, looked up by a string key: observing is then a few additions.
+  const series = new Map<string, { observe(value: number): void }>();
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: ids and typos would make a series each.
     const route = request.routeOptions.url ?? 'unmatched';
-    duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let child = series.get(key);
+    if (!child) {
+      child = duration.labels(request.method, route, String(reply.statusCode));
+      series.set(key, child);
+    }
+    child.observe(reply.elapsedTime / 1000);
+    done();
   });
 
   infraRoute(app, '/healthz', async (reply) => reply.send({ status: 'ok' }));
