@@ -10,6 +10,7 @@ import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handl
 import { rewriteUrl } from './http/format-suffix.js';
 import { unmatchedPathError } from './http/versions.js';
 import { registerErrorPages } from './portal/error-pages.js';
+import { registerHomePage } from './portal/home-page.js';
 import { registerOpenApiRoutes } from './portal/openapi-routes.js';
 import { resources } from './resources/index.js';
 import { registerInfraRoutes } from './routes/infra.js';
@@ -69,6 +70,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerRawBody(app);
   registerErrorHandlers(app, config.portalUrl);
   registerInfraRoutes(app, storage);
+  registerHomePage(app, config, portalPrefix);
   registerErrorPages(app, portalPrefix);
   registerOpenApiRoutes(app, config, portalPrefix);
 

@@ -90,6 +90,10 @@ export const catalogue = {
     code: 2008, status: 400, title: 'Invalid Idempotency-Key',
     explanation: 'The Idempotency-Key header is 1 to 255 visible ASCII characters, for example a UUID made fresh for each new creation.',
   },
+  parameterRepeated: {
+    code: 2009, status: 400, title: 'Query parameter repeated',
+    explanation: 'A query parameter appears more than once. Give each parameter once; to filter on several values, separate them with commas in one parameter (color=brown,black).',
+  },
   bodyMalformed: {
     code: 3000, status: 400, title: 'Body does not parse',
     explanation: 'The request body could not be read as its Content-Type says. Send valid JSON with Content-Type: application/json, or name=value pairs with Content-Type: application/x-www-form-urlencoded.',

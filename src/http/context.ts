@@ -73,7 +73,8 @@ export function parseIntent(request: FastifyRequest, version: number): ApiContex
   let method: string = httpMethod;
   let overridden = false;
   let input = (): Readonly<Record<string, unknown>> => readBody(request) ?? {};
-  if (httpMethod === 'GET' || httpMethod === 'POST') {
+  // HEAD reads like GET but never carries an override: a HEAD must not change anything.
+  if (request.method === 'GET' || httpMethod === 'POST') {
     const body = httpMethod === 'POST' ? readBody(request) : undefined;
     const header = request.headers['x-http-method-override'];
     const named = query.method ?? body?.method ?? (httpMethod === 'POST' ? header : undefined);

@@ -21,7 +21,7 @@ export interface Endpoint {
 }
 
 /** Every method is routed, so an unoffered one is the API's 400 with Allow, not Fastify's 404. */
-const ROUTED_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+export const ROUTED_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'];
 const VERB_ORDER: Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
 export function allowHeader(endpoint: Endpoint): string {

@@ -33,10 +33,21 @@ export function frameworkErrorHandler(portalUrl: string) {
   };
 }
 
+/** Failures of the database itself (busy, I/O, closed), as opposed to bugs: worth a retry. */
+function isDatabaseUnavailable(error: FastifyError): boolean {
+  const code = String(error.code ?? '');
+  return /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY)/.test(code) || /database connection is not open/i.test(error.message)
+    || ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '53300'].includes(code);
+}
+
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   const mapped = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
   if (mapped) return mapped(error);
+  if (isDatabaseUnavailable(error)) {
+    request.log.error({ err: error }, 'database unavailable');
+    return new ApiError('databaseUnavailable', `The service cannot reach its database right now. Retry later; quote the request id ${request.id} if it persists.`);
+  }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     request.log.info({ err: error }, 'client error from the framework');

@@ -41,6 +41,7 @@ export async function runIdempotent(context: ApiContext, storage: Storage, run: 
 function fingerprintOf(context: ApiContext): string {
   const input = context.input();
   const fields = Object.keys(input).filter((name) => name !== 'access_token' && name !== 'suppress_response_codes').sort();
-  const canonical = JSON.stringify([context.method, context.request.url.split('?')[0], fields.map((name) => [name, input[name]])]);
+  const path = (context.request.url.split('?')[0] ?? '').replace(/\/+$/, '');
+  const canonical = JSON.stringify([context.method, path, fields.map((name) => [name, input[name]])]);
   return hash('sha256', canonical, 'base64url');
 }

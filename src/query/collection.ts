@@ -35,7 +35,7 @@ export function checkKnownParams(params: QueryParams, accepted: readonly string[
 export function single(params: QueryParams, name: string): string | undefined {
   const value = params[name];
   if (Array.isArray(value)) {
-    throw new ApiError('unknownParameter', `The query parameter "${name}" is given ${value.length} times; give it once.`);
+    throw new ApiError('parameterRepeated', `The query parameter "${name}" is given ${value.length} times; give it once (separate several filter values with commas).`);
   }
   return value;
 }

@@ -70,3 +70,13 @@ test('an unusable key is a 400', async (t) => {
   assert.equal(response.json().code, 2008);
   assert.equal(await count(api), 0);
 });
+
+test('a retry on the same path with a trailing slash is the same request', async (t) => {
+  const api = await build(t);
+  const headers = { 'idempotency-key': 'key-6' };
+  const first = await api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'Rex' }, headers });
+  const retry = await api.request({ method: 'POST', url: '/v1/dogs/', form: { name: 'Rex' }, headers });
+  assert.equal(retry.statusCode, 200);
+  assert.equal(retry.json().dog.id, first.json().dog.id);
+  assert.equal(await count(api), 1);
+});

@@ -126,6 +126,10 @@ test('a browser asking for / on the API host is redirected to the portal; others
   const browser = await api.request({ url: '/', headers: { accept: 'text/html,application/xhtml+xml' } });
   assert.equal(browser.statusCode, 302);
   assert.equal(browser.headers.location, api.config.portalUrl);
+  const portal = await api.request({ url: new URL(api.config.portalUrl).pathname, headers: { accept: 'text/html' } });
+  assert.equal(portal.statusCode, 200);
+  assert.match(String(portal.headers['content-type']), /^text\/html/);
+  assert.match(portal.body, /openapi\/v2\.json/);
   const client = await api.request({ url: '/' });
   assert.equal(client.statusCode, 400);
   assert.equal(client.json().code, 1000);
@@ -174,4 +178,27 @@ test('a URL with a broken %-escape gets the API error shape and a request id', a
   assert.equal(response.statusCode, 400);
   assert.equal(response.json().code, 1008);
   assert.match(String(response.headers['x-request-id']), /^[A-Za-z0-9._:-]+$/);
+});
+
+test('HEAD reads like GET but never carries a method override', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  const head = await api.request({ method: 'HEAD', url: `/v1/dogs/${dog.id}?method=delete` });
+  assert.equal(head.statusCode, 200);
+  assert.equal(head.body, '');
+  assert.equal((await api.request({ url: `/v1/dogs/${dog.id}` })).statusCode, 200);
+});
+
+test('TRACE is a method error with Allow, not a 404', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ method: 'TRACE', url: '/v1/dogs' });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.headers.allow, 'GET, HEAD, POST');
+});
+
+test('a repeated query parameter is a 400 with its own code', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs?limit=1&limit=2' });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 2009);
 });

@@ -39,7 +39,7 @@ for (const [raw, expected] of offsets) {
 }
 
 test('a repeated parameter is rejected rather than silently picking one', () => {
-  assert.equal(errorName(() => parseLimit({ limit: ['1', '2'] })), 'unknownParameter');
+  assert.equal(errorName(() => parseLimit({ limit: ['1', '2'] })), 'parameterRepeated');
 });
 
 test('filters map parameters onto fields, lower-case their values and split lists', () => {

@@ -1,0 +1,22 @@
+// The portal's home page at {portal}: where browsers and the dev./developer. hosts are sent.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { CURRENT_VERSION, VERSIONS } from '../http/versions.js';
+import { escapeHtml, page } from './html.js';
+
+export function registerHomePage(app: FastifyInstance, config: Config, prefix: string): void {
+  const html = page('Developer portal', `<h1>Dog Registry — developer portal</h1>
+<p>The Dog Registry API manages dogs, their owners, veterinarians and food. Its root is
+<code>${escapeHtml(config.publicUrl)}/v${CURRENT_VERSION}</code> (v${CURRENT_VERSION} is current; v1 stays available).</p>
+<h2>Reference</h2>
+<ul>
+${VERSIONS.map((version) => `<li><a href="${prefix}/openapi/v${version}.json">OpenAPI 3.1 document of v${version}</a></li>`).join('\n')}
+<li><a href="${prefix}/errors">Error codes</a></li>
+</ul>`);
+  const route = prefix === '' ? '/' : prefix;
+  const constraints = prefix === '' ? { host: new URL(config.portalUrl).host } : undefined;
+  app.route({
+    method: ['GET', 'HEAD'], url: route, ...(constraints ? { constraints } : {}),
+    handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(html),
+  });
+}
