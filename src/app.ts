@@ -8,6 +8,7 @@ import { BODY_LIMIT, registerRawBody } from './http/body.js';
 import { registerEndpoint } from './http/endpoint.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
+import { lazyChildLogger } from './http/request-logger.js';
 import { unmatchedPathError } from './http/versions.js';
 import { registerErrorPages } from './portal/error-pages.js';
 import { registerHomePage } from './portal/home-page.js';
@@ -41,6 +42,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     return503OnClosing: false,
     frameworkErrors: frameworkErrorHandler(config.portalUrl),
+    childLoggerFactory: lazyChildLogger,
   });
 
   const portal = new URL(config.portalUrl);

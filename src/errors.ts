@@ -178,7 +178,11 @@ export class ApiError extends Error {
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(readonly errorName: ErrorName, message: string, headers: Record<string, string> = {}) {
+    // An ApiError is an answer, not a fault: capturing a stack trace would cost more than the answer.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.entry = catalogue[errorName];
     this.headers = headers;
   }

@@ -46,13 +46,20 @@ export interface ResourceDef {
 
 export const READ_ONLY_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
 
-/** The fields of the default representation, in order. */
-export function representedFields(def: ResourceDef): string[] {
-  return ['id', ...Object.keys(def.fields), 'createdAt', 'updatedAt'];
+const represented = new WeakMap<ResourceDef, readonly string[]>();
+
+/** The fields of the default representation, in order (computed once per definition). */
+export function representedFields(def: ResourceDef): readonly string[] {
+  let fields = represented.get(def);
+  if (!fields) {
+    fields = Object.freeze(['id', ...Object.keys(def.fields), 'createdAt', 'updatedAt']);
+    represented.set(def, fields);
+  }
+  return fields;
 }
 
 /** Fields `sort` accepts: every scalar field of the representation. */
-export function sortableFields(def: ResourceDef): string[] {
+export function sortableFields(def: ResourceDef): readonly string[] {
   return representedFields(def);
 }
 

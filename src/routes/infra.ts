@@ -1,5 +1,5 @@
 // Infrastructure endpoints outside the API: liveness, readiness (the database answers) and Prometheus metrics.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, onResponseHookHandler } from 'fastify';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ApiError } from '../errors.js';
 import type { Storage } from '../storage/storage.js';
@@ -30,18 +30,31 @@ export function registerInfraRoutes(app: FastifyInstance, storage: Storage): voi
     registers: [registry],
   });
 
-  // One labelled child per series, looked up by a string key: observing is then a few additions.
-  const series = new Map<string, { observe(value: number): void }>();
+  // Each route gets its own onResponse hook with its pattern in a closure (reading the pattern
+  // back from the request builds an options object per request); unmatched requests are one series.
+  const observerFor = (route: string) => {
+    const series = new Map<string, { observe(value: number): void }>();
+    return (method: string, status: number, milliseconds: number): void => {
+      const key = `${method} ${status}`;
+      let child = series.get(key);
+      if (!child) {
+        child = duration.labels(method, route, String(status));
+        series.set(key, child);
+      }
+      child.observe(milliseconds / 1000);
+    };
+  };
+  app.addHook('onRoute', (route) => {
+    const observe = observerFor(route.url);
+    const hook: onResponseHookHandler = (request, reply, done) => {
+      observe(request.method, reply.statusCode, reply.elapsedTime);
+      done();
+    };
+    route.onResponse = [...toArray(route.onResponse), hook];
+  });
+  const observeUnmatched = observerFor('unmatched');
   app.addHook('onResponse', (request, reply, done) => {
-    // The route pattern, never the raw URL: ids and typos would make a series each.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${request.method} ${reply.statusCode} ${route}`;
-    let child = series.get(key);
-    if (!child) {
-      child = duration.labels(request.method, route, String(reply.statusCode));
-      series.set(key, child);
-    }
-    child.observe(reply.elapsedTime / 1000);
+    if (request.is404) observeUnmatched(request.method, reply.statusCode, reply.elapsedTime);
     done();
   });
 
@@ -77,4 +90,9 @@ function infraRoute(app: FastifyInstance, url: string, answer: (reply: FastifyRe
       return answer(reply);
     },
   });
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
 }

@@ -20,6 +20,7 @@ export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Statement>();
+  private readonly rawStatements = new Map<string, Statement>();
   private readonly writes: GroupCommit;
 
   /** Opens (creating if needed) `<dataDir>/registry.sqlite`, or an in-memory database for ':memory:'. */
@@ -30,6 +31,9 @@ export class SqliteStorage implements Storage {
       file = path.join(dataDir, 'registry.sqlite');
     }
     this.db = new Database(file);
+    // The service owns its database file: an exclusive lock spares every read the shared-memory
+    // locking of WAL mode, and keeps a second process (a second node on one DATA_DIR) out.
+    this.db.pragma('locking_mode = EXCLUSIVE');
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a committed write survives a crash of the process (not of the OS) — SPEC §10.
     this.db.pragma('synchronous = NORMAL');
@@ -68,7 +72,7 @@ export class SqliteStorage implements Storage {
     else if (query.q !== undefined) order.push('f.rank');
     order.push('t.seq');
     const sql = `SELECT ${selectList(def)} FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
-    const rows = this.statement(sql).all(...params, query.limit + 1, query.offset) as Item[];
+    const rows = this.readItems(def, sql, [...params, query.limit + 1, query.offset]);
     const hasMore = rows.length > query.limit;
     if (hasMore) rows.pop();
     return { items: rows, hasMore };
@@ -82,7 +86,7 @@ export class SqliteStorage implements Storage {
   }
 
   async get(def: ResourceDef, scope: Scope, id: string): Promise<Item | undefined> {
-    return this.statement(`SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`).get(scope.tenantId, id) as Item | undefined;
+    return this.readItems(def, `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`, [scope.tenantId, id])[0];
   }
 
   async create(def: ResourceDef, scope: Scope, values: Readonly<Record<string, FieldValue>>): Promise<Item> {
@@ -105,7 +109,7 @@ export class SqliteStorage implements Storage {
     return this.writes.run(() => {
       const row = this.current(def, scope, id);
       if (!row) return undefined;
-      const { seq, ...item } = row;
+      const { seq, item } = row;
       expect?.(item);
       this.checkReferences(def, scope, values);
       Object.assign(item, values, { updatedAt: now() });
@@ -122,7 +126,7 @@ export class SqliteStorage implements Storage {
     return this.writes.run(() => {
       const row = this.current(def, scope, id);
       if (!row) return false;
-      const { seq, ...item } = row;
+      const { seq, item } = row;
       expect?.(item);
       this.statement(`DELETE FROM ${def.name} WHERE seq = ?`).run(seq);
       this.statement(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
@@ -160,8 +164,33 @@ export class SqliteStorage implements Storage {
     await this.writes.run(() => this.statement('DELETE FROM idempotency_keys WHERE tenant_id = ? AND client_id = ? AND key = ? AND answer IS NULL').run(scope.tenantId, key.clientId, key.key));
   }
 
-  private current(def: ResourceDef, scope: Scope, id: string): (Item & { seq: number }) | undefined {
-    return this.statement(`SELECT t.seq, ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`).get(scope.tenantId, id) as (Item & { seq: number }) | undefined;
+  private current(def: ResourceDef, scope: Scope, id: string): { seq: number; item: Item } | undefined {
+    const row = this.statement(`SELECT t.seq FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`).get(scope.tenantId, id) as { seq: number } | undefined;
+    if (!row) return undefined;
+    const [item] = this.readItems(def, `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.seq = ?`, [row.seq]);
+    return { seq: row.seq, item: item! };
+  }
+
+  /**
+   * Rows as items. Rows are read as arrays and turned into objects here: better-sqlite3 builds
+   * row objects property by property, which costs more than the whole query for a page of ten.
+   */
+  private readItems(def: ResourceDef, sql: string, params: unknown[]): Item[] {
+    let statement = this.rawStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql).raw(true);
+      this.rawStatements.set(sql, statement);
+    }
+    const names = representedFields(def);
+    const rows = statement.all(...params) as FieldValue[][];
+    const items: Item[] = new Array(rows.length);
+    for (let r = 0; r < rows.length; r += 1) {
+      const row = rows[r]!;
+      const item: Item = {};
+      for (let c = 0; c < names.length; c += 1) item[names[c]!] = row[c]!;
+      items[r] = item;
+    }
+    return items;
   }
 
   private statement(sql: string): Statement {
