@@ -7,15 +7,18 @@ import { createStorage } from '../../src/storage/create-storage.js';
 import { migrations } from '../../src/storage/sqlite/migrations.js';
 import { tempDataDir } from './process-helper.js';
 
-test('without DATABASE_URL the storage is SQLite in DATA_DIR/registry.sqlite, in WAL mode', async (t) => {
+test('without DATABASE_URL the storage is SQLite in DATA_DIR/registry.sqlite, in WAL mode, owned by one process', async (t) => {
   const dataDir = path.join(tempDataDir(t), 'not-yet-created');
   const storage = await createStorage({ dataDir });
-  t.after(() => storage.close());
   assert.equal(storage.kind, 'sqlite');
   await storage.ping();
 
   const file = path.join(dataDir, 'registry.sqlite');
   assert.ok(fs.existsSync(file), 'the database file is created under DATA_DIR');
+  const intruder = new Database(file, { timeout: 50 });
+  t.after(() => intruder.close());
+  assert.throws(() => intruder.prepare('SELECT count(*) FROM dogs').get(), /locked|busy/i, 'a second process is kept out while the service runs');
+  await storage.close();
   const db = new Database(file, { readonly: true });
   t.after(() => db.close());
   assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
