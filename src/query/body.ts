@@ -2,11 +2,13 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError } from '../errors.js';
-import { READ_ONLY_FIELDS, type FieldValue, type ResourceDef } from '../resources/definition.js';
-import { createSchema, MAX_TEXT_LENGTH, updateSchema } from '../resources/schemas.js';
+import { READ_ONLY_FIELDS, type ResourceDef, type WriteValues } from '../resources/definition.js';
+import { createSchema, MAX_REFS, MAX_TEXT_LENGTH, updateSchema } from '../resources/schemas.js';
 import { CONTROL_PARAMS } from './collection.js';
 
 export type BodyMode = 'create' | 'update';
+
+
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: false, strict: false }), ['email', 'date-time']);
@@ -27,18 +29,18 @@ const IGNORED = new Set<string>([...CONTROL_PARAMS, ...READ_ONLY_FIELDS]);
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Validates a parsed body (JSON object or form fields); returns only the fields it sets. */
-export function readInput(def: ResourceDef, body: Readonly<Record<string, unknown>>, mode: BodyMode): Record<string, FieldValue> {
+export function readInput(def: ResourceDef, body: Readonly<Record<string, unknown>>, mode: BodyMode): WriteValues {
   const values: Record<string, unknown> = {};
   for (const name of Object.keys(body)) {
     if (IGNORED.has(name)) continue;
     if (!Object.hasOwn(def.fields, name)) {
       throw new ApiError('bodyFieldUnknown', `The body has the field "${name}", which ${def.name} do not have. Fields you can write: ${Object.keys(def.fields).join(', ')}.`);
     }
-    values[name] = normalize(name, body[name]);
+    values[name] = def.fields[name]!.kind === 'refs' ? normalizeIds(name, body[name]) : normalize(name, body[name]);
   }
   const validate = validatorFor(def, mode);
   if (!validate(values)) throw toApiError(def, values, validate.errors?.[0]);
-  return values as Record<string, FieldValue>;
+  return values as WriteValues;
 }
 
 /** Strings are trimmed; a blank string clears the field (null). Other kinds are left to the schema. */
@@ -51,6 +53,19 @@ function normalize(name: string, value: unknown): unknown {
   return trimmed === '' ? null : trimmed;
 }
 
+/** A set of ids: a JSON array, or one comma-separated string (a form field); null or blank is the empty set. */
+function normalizeIds(name: string, value: unknown): unknown {
+  if (value === null) return [];
+  const list = typeof value === 'string' ? value.split(',') : value;
+  if (!Array.isArray(list)) return list;
+  const ids: unknown[] = [];
+  for (const entry of list) {
+    const id = typeof entry === 'string' ? (normalize(name, entry) as string | null) : entry;
+    if (id !== null && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
 function toApiError(def: ResourceDef, values: Record<string, unknown>, error: ErrorObject | undefined): ApiError {
   if (!error) return new ApiError('fieldInvalid', 'The body is not valid.');
   if (error.keyword === 'required') {
@@ -60,6 +75,9 @@ function toApiError(def: ResourceDef, values: Record<string, unknown>, error: Er
   const name = error.instancePath.split('/')[1] ?? '';
   const field = def.fields[name];
   const value = values[name];
+  if (field?.kind === 'refs') {
+    return new ApiError('fieldInvalid', `The field "${name}" must be a list of ${field.ref} ids: a JSON array of strings, or the ids separated by commas in a form, at most ${MAX_REFS}. Send an empty list or null to clear it.`);
+  }
   if (field?.values) {
     return new ApiError('valueNotAllowed', `The field "${name}" must be one of: ${field.values.join(', ')}${value === null ? '; it cannot be empty or null' : `, got "${String(value)}"`}.`);
   }

@@ -6,7 +6,18 @@ export type FieldValue = string | null;
 /** One stored item, keyed by the API's field names (id, createdAt, updatedAt included). */
 export type Item = Record<string, FieldValue>;
 
-export type FieldKind = 'text' | 'email' | 'enum' | 'ref';
+/** The values of a write: text or null per field, and a list of ids for each write-only set. */
+export type WriteValues = Readonly<Record<string, FieldValue | readonly string[]>>;
+
+/** `ref`: the id of one item of another resource; `refs`: a write-only set of ids kept in a link table. */
+export type FieldKind = 'text' | 'email' | 'enum' | 'ref' | 'refs';
+
+/** A many-to-many link table: the column holding this side's id and the one holding the other's. */
+export interface LinkRef {
+  readonly table: string;
+  readonly selfColumn: string;
+  readonly targetColumn: string;
+}
 
 export interface FieldDef {
   readonly kind: FieldKind;
@@ -16,19 +27,24 @@ export interface FieldDef {
   readonly values?: readonly string[];
   /** The value given on create when the body has none. */
   readonly default?: string;
-  /** For refs: the resource the id points to. */
+  /** For ref and refs: the resource the ids point to. */
   readonly ref?: string;
+  /** For refs: the link table that holds the set. */
+  readonly link?: LinkRef;
   /** Searched by `q`. */
   readonly searchable?: boolean;
   readonly description: string;
   readonly example?: string;
 }
 
-export interface AssociationDef {
-  /** `one`: the item points to at most one target; `many`: an array of targets. */
-  readonly kind: 'one' | 'many';
-  readonly target: string;
-}
+/**
+ * How an item reaches associated items: through a ref field of its own (`one`), a ref field of
+ * the target pointing back (`many` by `reverseField`), or a link table (`many` by `link`).
+ */
+export type AssociationDef =
+  | { readonly kind: 'one'; readonly target: string; readonly field: string }
+  | { readonly kind: 'many'; readonly target: string; readonly reverseField: string; readonly nestedPath?: boolean }
+  | { readonly kind: 'many'; readonly target: string; readonly link: LinkRef; readonly nestedPath?: boolean };
 
 export interface ResourceDef {
   /** The collection name, also the path segment and the table: `dogs`. */
@@ -52,7 +68,8 @@ const represented = new WeakMap<ResourceDef, readonly string[]>();
 export function representedFields(def: ResourceDef): readonly string[] {
   let fields = represented.get(def);
   if (!fields) {
-    fields = Object.freeze(['id', ...Object.keys(def.fields), 'createdAt', 'updatedAt']);
+    const readable = Object.entries(def.fields).filter(([, field]) => field.kind !== 'refs').map(([name]) => name);
+    fields = Object.freeze(['id', ...readable, 'createdAt', 'updatedAt']);
     represented.set(def, fields);
   }
   return fields;

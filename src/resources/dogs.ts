@@ -3,6 +3,8 @@ import type { ResourceDef } from './definition.js';
 
 export const DOG_STATES = ['registered', 'adoptable', 'adopted', 'lost'] as const;
 
+const DOG_FOODS = { table: 'dog_foods', selfColumn: 'dog_id', targetColumn: 'food_id' } as const;
+
 export const dogs: ResourceDef = {
   name: 'dogs',
   singular: 'dog',
@@ -17,7 +19,15 @@ export const dogs: ResourceDef = {
     location: { kind: 'text', searchable: true, description: 'Where the dog lives.', example: 'Oslo' },
     ownerId: { kind: 'ref', ref: 'owners', description: 'Id of the dog\'s owner, or null.' },
     veterinarianId: { kind: 'ref', ref: 'veterinarians', description: 'Id of the dog\'s veterinarian, or null.' },
+    foodIds: {
+      kind: 'refs', ref: 'foods', link: DOG_FOODS,
+      description: 'Write-only: the ids of the foods the dog eats; a PUT replaces the whole set. Read them with fields=foods(id) or /dogs/<id>/foods.',
+    },
   },
   filters: { color: 'furColor', state: 'state', location: 'location' },
-  associations: {},
+  associations: {
+    owner: { kind: 'one', target: 'owners', field: 'ownerId' },
+    veterinarian: { kind: 'one', target: 'veterinarians', field: 'veterinarianId' },
+    foods: { kind: 'many', target: 'foods', link: DOG_FOODS, nestedPath: true },
+  },
 };

@@ -3,6 +3,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { representedFields, type FieldDef, type ResourceDef } from './definition.js';
 
 export const MAX_TEXT_LENGTH = 100;
+/** The most ids a write-only set (foodIds, veterinarianIds) may hold. */
+export const MAX_REFS = 100;
 
 function fieldSchema(field: FieldDef, nullable: boolean): TSchema {
   const options = { description: field.description, ...(field.example ? { examples: [field.example] } : {}) };
@@ -20,6 +22,9 @@ function fieldSchema(field: FieldDef, nullable: boolean): TSchema {
     case 'text':
       schema = Type.String({ ...options, minLength: 1, maxLength: MAX_TEXT_LENGTH });
       break;
+    case 'refs':
+      // In a form body: the ids comma-separated in one field; null or blank clears the set.
+      return Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: MAX_TEXT_LENGTH }), { ...options, maxItems: MAX_REFS });
   }
   return nullable ? Type.Union([schema, Type.Null()], options) : schema;
 }
@@ -51,7 +56,9 @@ export function itemSchema(def: ResourceDef): TSchema {
   const properties: Record<string, TSchema> = {
     id: Type.Optional(Type.String({ description: 'Opaque id assigned by the service.', pattern: '^[A-Za-z0-9_-]+$' })),
   };
-  for (const [name, field] of Object.entries(def.fields)) properties[name] = Type.Optional(fieldSchema(field, isNullable(field)));
+  for (const [name, field] of Object.entries(def.fields)) {
+    if (field.kind !== 'refs') properties[name] = Type.Optional(fieldSchema(field, isNullable(field)));
+  }
   properties.createdAt = Type.Optional(Type.String({ format: 'date-time', description: 'When the item was created (RFC 3339, UTC).' }));
   properties.updatedAt = Type.Optional(Type.String({ format: 'date-time', description: 'When the item was last changed (RFC 3339, UTC).' }));
   const ordered: Record<string, TSchema> = {};

@@ -1,6 +1,6 @@
 // The storage interface every backend implements (SQLite embedded, PostgreSQL for scale).
 import type { Filter, Sort } from '../query/collection.js';
-import type { FieldValue, Item, ResourceDef } from '../resources/definition.js';
+import type { AssociationDef, Item, ResourceDef, WriteValues } from '../resources/definition.js';
 
 /** Whose data a call may see: every row carries its tenant, and every call names one. */
 export interface Scope {
@@ -12,6 +12,8 @@ export const DEFAULT_TENANT = 'default';
 
 export interface Criteria {
   readonly filters: readonly Filter[];
+  /** Only the items associated with one parent item (a nested path such as /owners/<id>/dogs). */
+  readonly related?: { readonly association: AssociationDef; readonly parentId: string };
   /** Search text (SPEC §5); items must match every word. */
   readonly q?: string;
 }
@@ -61,9 +63,15 @@ export interface Storage {
   count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number>;
   get(def: ResourceDef, scope: Scope, id: string): Promise<Item | undefined>;
   /** Creates an item; a reference to an id the scope cannot see throws referenceNotFound. */
-  create(def: ResourceDef, scope: Scope, values: Readonly<Record<string, FieldValue>>): Promise<Item>;
+  create(def: ResourceDef, scope: Scope, values: WriteValues): Promise<Item>;
   /** Changes the given fields; undefined when the item does not exist in the scope. */
-  update(def: ResourceDef, scope: Scope, id: string, values: Readonly<Record<string, FieldValue>>, expect?: Precondition): Promise<Item | undefined>;
+  update(def: ResourceDef, scope: Scope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined>;
+  /**
+   * The items an association reaches from several items at once, in creation order and at most
+   * `limitPerKey` per key: keyed by the parent's id (`many`) or by the target's id (`one`, whose
+   * keys are the parents' ref values). One query, however many parents.
+   */
+  fetchRelated(association: AssociationDef, scope: Scope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>>;
   /** Deletes an item and clears references to it; false when it did not exist. */
   remove(def: ResourceDef, scope: Scope, id: string, expect?: Precondition): Promise<boolean>;
 

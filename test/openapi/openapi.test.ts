@@ -174,9 +174,9 @@ test('a resource with array associations gets an XML item schema with wrapped ar
   const owners: ResourceDef = {
     name: 'owners', singular: 'owner', description: 'A person who owns dogs.',
     fields: { name: { kind: 'text', required: true, description: 'Name of the owner.' } },
-    filters: {}, associations: { dogs: { kind: 'many', target: 'dogs' } },
+    filters: {}, associations: { dogs: { kind: 'many', target: 'dogs', reverseField: 'ownerId' } },
   };
-  const ownedDogs: ResourceDef = { ...dogs, associations: { owner: { kind: 'one', target: 'owners' } } };
+  const ownedDogs: ResourceDef = { ...dogs, associations: { owner: { kind: 'one', target: 'owners', field: 'ownerId' } } };
   const document = buildDocument(loadConfig({ PUBLIC_URL: 'http://api.test' }), 2, [ownedDogs, owners]) as Json;
   assert.equal((await new Validator().validate(document)).valid, true);
   const { schemas } = document.components;

@@ -3,16 +3,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ApiError } from '../../errors.js';
-import { columnOf, representedFields, type FieldValue, type Item, type ResourceDef } from '../../resources/definition.js';
-import { resources } from '../../resources/index.js';
+import { columnOf, representedFields, type AssociationDef, type FieldValue, type Item, type ResourceDef, type WriteValues } from '../../resources/definition.js';
+import { resourceByName, resources } from '../../resources/index.js';
 import { newId, now } from '../ids.js';
-import { indexedWords, words } from '../search-words.js';
+import { indexedWords } from '../search-words.js';
 import {
   IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS,
   type Criteria, type IdempotencyClaim, type IdempotencyKey, type ListQuery, type Page, type Precondition, type Scope, type Storage,
 } from '../storage.js';
 import { GroupCommit } from './group-commit.js';
 import { migrations } from './migrations.js';
+import { fromClause, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -21,6 +22,8 @@ export class SqliteStorage implements Storage {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Statement>();
   private readonly rawStatements = new Map<string, Statement>();
+  /** Statements run so far: lets tests check that loading associations is batched. */
+  queryCount = 0;
   private readonly writes: GroupCommit;
 
   /** Opens (creating if needed) `<dataDir>/registry.sqlite`, or an in-memory database for ':memory:'. */
@@ -65,7 +68,7 @@ export class SqliteStorage implements Storage {
   }
 
   async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
-    const { where, params } = this.criteria(def, scope, query);
+    const { where, params } = whereClause(def, scope, query);
     if (where === undefined) return { items: [], hasMore: false };
     const order: string[] = [];
     if (query.sort) order.push(`${sortKey(query.sort.field)} ${query.sort.descending ? 'DESC' : 'ASC'}`);
@@ -79,7 +82,7 @@ export class SqliteStorage implements Storage {
   }
 
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
-    const { where, params } = this.criteria(def, scope, criteria);
+    const { where, params } = whereClause(def, scope, criteria);
     if (where === undefined) return 0;
     const row = this.statement(`SELECT count(*) AS n FROM ${fromClause(def, criteria.q)} WHERE ${where}`).get(...params) as { n: number };
     return row.n;
@@ -89,10 +92,12 @@ export class SqliteStorage implements Storage {
     return this.readItems(def, `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`, [scope.tenantId, id])[0];
   }
 
-  async create(def: ResourceDef, scope: Scope, values: Readonly<Record<string, FieldValue>>): Promise<Item> {
+  async create(def: ResourceDef, scope: Scope, values: WriteValues): Promise<Item> {
     const timestamp = now();
     const item: Item = { id: newId() };
-    for (const [name, field] of Object.entries(def.fields)) item[name] = values[name] ?? field.default ?? null;
+    for (const [name, field] of Object.entries(def.fields)) {
+      if (field.kind !== 'refs') item[name] = (values[name] as FieldValue | undefined) ?? field.default ?? null;
+    }
     item.createdAt = timestamp;
     item.updatedAt = timestamp;
     const fields = representedFields(def);
@@ -101,23 +106,27 @@ export class SqliteStorage implements Storage {
       this.checkReferences(def, scope, values);
       const { lastInsertRowid } = this.statement(insert).run(scope.tenantId, ...fields.map((name) => item[name]));
       this.index(def, lastInsertRowid, item);
+      this.replaceLinks(def, scope, item.id!, values);
     });
     return item;
   }
 
-  async update(def: ResourceDef, scope: Scope, id: string, values: Readonly<Record<string, FieldValue>>, expect?: Precondition): Promise<Item | undefined> {
+  async update(def: ResourceDef, scope: Scope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined> {
     return this.writes.run(() => {
       const row = this.current(def, scope, id);
       if (!row) return undefined;
       const { seq, item } = row;
       expect?.(item);
       this.checkReferences(def, scope, values);
-      Object.assign(item, values, { updatedAt: now() });
-      const changed = [...Object.keys(values), 'updatedAt'];
+      const changed = Object.keys(values).filter((name) => def.fields[name]?.kind !== 'refs');
+      for (const name of changed) item[name] = values[name] as FieldValue;
+      item.updatedAt = now();
+      changed.push('updatedAt');
       const sql = `UPDATE ${def.name} SET ${changed.map((name) => `${columnOf(name)} = ?`).join(', ')} WHERE seq = ?`;
       this.statement(sql).run(...changed.map((name) => item[name]), seq);
       this.statement(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
       this.index(def, seq, item);
+      this.replaceLinks(def, scope, id, values);
       return item;
     });
   }
@@ -137,8 +146,30 @@ export class SqliteStorage implements Storage {
           this.statement(`UPDATE ${other.name} SET ${column} = NULL WHERE tenant_id = ? AND ${column} = ?`).run(scope.tenantId, id);
         }
       }
+      for (const association of Object.values(def.associations)) {
+        if (!('link' in association)) continue;
+        const { table, selfColumn } = association.link;
+        this.statement(`DELETE FROM ${table} WHERE tenant_id = ? AND ${selfColumn} = ?`).run(scope.tenantId, id);
+      }
       return true;
     });
+  }
+
+  async fetchRelated(association: AssociationDef, scope: Scope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>> {
+    const related = new Map<string, Item[]>();
+    if (keys.length === 0) return related;
+    const target = resourceByName(association.target)!;
+    const params: unknown[] = [scope.tenantId, JSON.stringify(keys)];
+    if (association.kind === 'many') params.push(limitPerKey);
+    const names = representedFields(target);
+    for (const row of this.rawStatement(relatedQuery(association, target)).all(...params) as FieldValue[][]) {
+      const key = row[names.length] as string;
+      const list = related.get(key);
+      const item = toItem(names, row);
+      if (list) list.push(item);
+      else related.set(key, [item]);
+    }
+    return related;
   }
 
   async claimIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim> {
@@ -176,24 +207,26 @@ export class SqliteStorage implements Storage {
    * row objects property by property, which costs more than the whole query for a page of ten.
    */
   private readItems(def: ResourceDef, sql: string, params: unknown[]): Item[] {
+    const names = representedFields(def);
+    const rows = this.rawStatement(sql).all(...params) as FieldValue[][];
+    const items: Item[] = new Array(rows.length);
+    for (let r = 0; r < rows.length; r += 1) items[r] = toItem(names, rows[r]!);
+    return items;
+  }
+
+  private rawStatement(sql: string): Statement {
+    this.queryCount += 1;
     let statement = this.rawStatements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql).raw(true);
       this.rawStatements.set(sql, statement);
     }
-    const names = representedFields(def);
-    const rows = statement.all(...params) as FieldValue[][];
-    const items: Item[] = new Array(rows.length);
-    for (let r = 0; r < rows.length; r += 1) {
-      const row = rows[r]!;
-      const item: Item = {};
-      for (let c = 0; c < names.length; c += 1) item[names[c]!] = row[c]!;
-      items[r] = item;
-    }
-    return items;
+    return statement;
   }
 
+
   private statement(sql: string): Statement {
+    this.queryCount += 1;
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
@@ -202,58 +235,43 @@ export class SqliteStorage implements Storage {
     return statement;
   }
 
-  /** The WHERE clause of filters and search; `where` is undefined when nothing can match. */
-  private criteria(def: ResourceDef, scope: Scope, criteria: Criteria): { where?: string; params: unknown[] } {
-    const clauses = ['t.tenant_id = ?'];
-    const params: unknown[] = [scope.tenantId];
-    for (const filter of criteria.filters) {
-      clauses.push(`ci(t.${columnOf(filter.field)}) IN (${filter.values.map(() => '?').join(', ')})`);
-      params.push(...filter.values);
-    }
-    if (criteria.q !== undefined) {
-      const terms = words(criteria.q);
-      if (terms.length === 0) return { params };
-      clauses.push(`${def.name}_fts MATCH ?`);
-      params.push(terms.map((term) => `"${term}"*`).join(' '));
-    }
-    return { where: clauses.join(' AND '), params };
-  }
-
   private index(def: ResourceDef, seq: number | bigint, item: Item): void {
     this.statement(`INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`).run(seq, indexedWords(def, item));
   }
 
-  /** Every non-null ref must name an item of its target resource in the same tenant. */
-  private checkReferences(def: ResourceDef, scope: Scope, values: Readonly<Record<string, FieldValue>>): void {
+  /** Every non-null ref, and every id of a set, must name an item of its target resource in the same tenant. */
+  private checkReferences(def: ResourceDef, scope: Scope, values: WriteValues): void {
     for (const [name, field] of Object.entries(def.fields)) {
       const value = values[name];
-      if (field.kind !== 'ref' || typeof value !== 'string') continue;
-      const found = this.statement(`SELECT 1 FROM ${field.ref} WHERE tenant_id = ? AND id = ?`).get(scope.tenantId, value);
-      if (found === undefined) {
-        throw new ApiError('referenceNotFound', `The field "${name}" refers to ${field.ref} "${value}", which does not exist or is not visible to you. Create it first or correct the id.`);
+      if (!field.ref || value === null || value === undefined) continue;
+      const ids = typeof value === 'string' ? [value] : value;
+      if (ids.length === 0) continue;
+      const found = new Set(this.statement(`SELECT id FROM ${field.ref} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
+        .pluck().all(scope.tenantId, JSON.stringify(ids)) as string[]);
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length > 0) {
+        const list = missing.map((id) => `"${id}"`).join(', ');
+        throw new ApiError('referenceNotFound', `The field "${name}" refers to ${field.ref} ${list}, which ${missing.length === 1 ? 'does' : 'do'} not exist or ${missing.length === 1 ? 'is' : 'are'} not visible to you. Create ${missing.length === 1 ? 'it' : 'them'} first or correct the ${missing.length === 1 ? 'id' : 'ids'}.`);
       }
     }
   }
-}
 
-const selectLists = new Map<ResourceDef, string>();
-
-/** The columns of a representation, aliased to field names (built once per resource). */
-function selectList(def: ResourceDef): string {
-  let list = selectLists.get(def);
-  if (list === undefined) {
-    list = representedFields(def).map((name) => `t.${columnOf(name)} AS "${name}"`).join(', ');
-    selectLists.set(def, list);
+  /** A write-only set in the values replaces the item's links in its link table, in the order given. */
+  private replaceLinks(def: ResourceDef, scope: Scope, id: string, values: WriteValues): void {
+    for (const [name, field] of Object.entries(def.fields)) {
+      const ids = values[name];
+      if (field.kind !== 'refs' || !field.link || !Array.isArray(ids)) continue;
+      const { table, selfColumn, targetColumn } = field.link;
+      this.statement(`DELETE FROM ${table} WHERE tenant_id = ? AND ${selfColumn} = ?`).run(scope.tenantId, id);
+      const insert = this.statement(`INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn}) VALUES (?, ?, ?)`);
+      for (const target of ids as readonly string[]) insert.run(scope.tenantId, id, target);
+    }
   }
-  return list;
+
 }
 
-/** With search text, the full-text index leads (CROSS JOIN fixes the order): it narrows far better than the tenant. */
-function fromClause(def: ResourceDef, q: string | undefined): string {
-  return q === undefined ? `${def.name} t` : `${def.name}_fts f CROSS JOIN ${def.name} t ON t.seq = f.rowid`;
-}
-
-function sortKey(field: string): string {
-  const column = `t.${columnOf(field)}`;
-  return field === 'createdAt' || field === 'updatedAt' ? column : `ci(${column})`;
+function toItem(names: readonly string[], row: readonly FieldValue[]): Item {
+  const item: Item = {};
+  for (let c = 0; c < names.length; c += 1) item[names[c]!] = row[c]!;
+  return item;
 }

@@ -1,0 +1,24 @@
+// The owners resource: a person or organisation owning dogs, and the veterinarians they use.
+import type { ResourceDef } from './definition.js';
+
+const OWNER_VETERINARIANS = { table: 'owner_veterinarians', selfColumn: 'owner_id', targetColumn: 'veterinarian_id' } as const;
+
+export const owners: ResourceDef = {
+  name: 'owners',
+  singular: 'owner',
+  description: 'An owner of dogs.',
+  fields: {
+    name: { kind: 'text', required: true, searchable: true, description: 'Name of the owner.', example: 'Ann Berg' },
+    email: { kind: 'email', searchable: true, description: 'Email address of the owner.', example: 'ann@example.com' },
+    location: { kind: 'text', searchable: true, description: 'Where the owner lives.', example: 'Oslo' },
+    veterinarianIds: {
+      kind: 'refs', ref: 'veterinarians', link: OWNER_VETERINARIANS,
+      description: 'Write-only: the ids of the owner\'s veterinarians; a PUT replaces the whole set. Read them with fields=veterinarians(id) or /owners/<id>/veterinarians.',
+    },
+  },
+  filters: { location: 'location' },
+  associations: {
+    dogs: { kind: 'many', target: 'dogs', reverseField: 'ownerId', nestedPath: true },
+    veterinarians: { kind: 'many', target: 'veterinarians', link: OWNER_VETERINARIANS, nestedPath: true },
+  },
+};

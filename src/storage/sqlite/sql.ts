@@ -1,0 +1,79 @@
+// SQL text for the SQLite backend, built from resource definitions (statements are cached by this text).
+import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
+import { words } from '../search-words.js';
+import type { Criteria, Scope } from '../storage.js';
+
+const selectLists = new Map<ResourceDef, string>();
+
+/** The columns of a representation, in the order of representedFields (built once per resource). */
+export function selectList(def: ResourceDef, alias = 't'): string {
+  const key = alias === 't' ? def : undefined;
+  const cached = key && selectLists.get(key);
+  if (cached) return cached;
+  const list = representedFields(def).map((name) => `${alias}.${columnOf(name)}`).join(', ');
+  if (key) selectLists.set(key, list);
+  return list;
+}
+
+/** With search text, the full-text index leads (CROSS JOIN fixes the order): it narrows far better than the tenant. */
+export function fromClause(def: ResourceDef, q: string | undefined): string {
+  return q === undefined ? `${def.name} t` : `${def.name}_fts f CROSS JOIN ${def.name} t ON t.seq = f.rowid`;
+}
+
+export function sortKey(field: string): string {
+  const column = `t.${columnOf(field)}`;
+  return field === 'createdAt' || field === 'updatedAt' ? column : `ci(${column})`;
+}
+
+/** The WHERE clause of tenant, filters, relation and search; `where` is undefined when nothing can match. */
+export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria): { where?: string; params: unknown[] } {
+  const clauses = ['t.tenant_id = ?'];
+  const params: unknown[] = [scope.tenantId];
+  for (const filter of criteria.filters) {
+    clauses.push(`ci(t.${columnOf(filter.field)}) IN (${filter.values.map(() => '?').join(', ')})`);
+    params.push(...filter.values);
+  }
+  if (criteria.related) {
+    const { association, parentId } = criteria.related;
+    if ('reverseField' in association) {
+      clauses.push(`t.${columnOf(association.reverseField)} = ?`);
+      params.push(parentId);
+    } else if ('link' in association) {
+      const { table, selfColumn, targetColumn } = association.link;
+      clauses.push(`t.id IN (SELECT l.${targetColumn} FROM ${table} l WHERE l.tenant_id = ? AND l.${selfColumn} = ?)`);
+      params.push(scope.tenantId, parentId);
+    }
+  }
+  if (criteria.q !== undefined) {
+    const terms = words(criteria.q);
+    if (terms.length === 0) return { params };
+    clauses.push(`${def.name}_fts MATCH ?`);
+    params.push(terms.map((term) => `"${term}"*`).join(' '));
+  }
+  return { where: clauses.join(' AND '), params };
+}
+
+/**
+ * One query for an association over many parents: rows are the target's columns, then the key
+ * they belong to. The keys come as one JSON array parameter, so the text (and statement) is the
+ * same however many there are.
+ */
+export function relatedQuery(association: AssociationDef, target: ResourceDef): string {
+  const keys = 'SELECT value FROM json_each(?)';
+  if (association.kind === 'one') {
+    return `SELECT ${selectList(target)}, t.id FROM ${target.name} t WHERE t.tenant_id = ? AND t.id IN (${keys})`;
+  }
+  let inner: string;
+  if ('reverseField' in association) {
+    const column = `t.${columnOf(association.reverseField)}`;
+    inner = `SELECT ${selectList(target)}, ${column} AS k, t.seq AS s, ROW_NUMBER() OVER (PARTITION BY ${column} ORDER BY t.seq) AS n
+      FROM ${target.name} t WHERE t.tenant_id = ? AND ${column} IN (${keys})`;
+  } else {
+    const { table, selfColumn, targetColumn } = association.link;
+    inner = `SELECT ${selectList(target)}, l.${selfColumn} AS k, t.seq AS s, ROW_NUMBER() OVER (PARTITION BY l.${selfColumn} ORDER BY t.seq) AS n
+      FROM ${table} l JOIN ${target.name} t ON t.tenant_id = l.tenant_id AND t.id = l.${targetColumn}
+      WHERE l.tenant_id = ? AND l.${selfColumn} IN (${keys})`;
+  }
+  const columns = [...representedFields(target).map((name) => `r.${columnOf(name)}`), 'r.k'].join(', ');
+  return `SELECT ${columns} FROM (${inner}) r WHERE r.n <= ? ORDER BY r.s`;
+}
