@@ -3,8 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
+import { loadRates } from './conversion/load-rates.js';
 import { ApiError } from './errors.js';
 import { BODY_LIMIT, registerRawBody } from './http/body.js';
+import { deprecationStage, registerDeprecation } from './http/deprecation.js';
 import { registerEndpoint } from './http/endpoint.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
@@ -13,9 +15,12 @@ import { unmatchedPathError } from './http/versions.js';
 import { registerErrorPages } from './portal/error-pages.js';
 import { registerHomePage } from './portal/home-page.js';
 import { registerOpenApiRoutes } from './portal/openapi-routes.js';
+import { registerVersionsPage } from './portal/versions-page.js';
 import { resources } from './resources/index.js';
+import { convertEndpoint } from './routes/convert-routes.js';
 import { registerInfraRoutes } from './routes/infra.js';
 import { resourceEndpoints } from './routes/resource-routes.js';
+import { searchEndpoint } from './routes/search-routes.js';
 import { createStorage } from './storage/create-storage.js';
 import type { Storage } from './storage/storage.js';
 
@@ -29,7 +34,10 @@ export interface AppOptions {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  // Rates first: a rates file that does not parse stops the start before the database is touched.
+  const rates = await loadRates(config);
   const storage = options.storage ?? (await createStorage(config));
+  const deprecation = deprecationStage(config);
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     rewriteUrl,
@@ -41,7 +49,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: false,
-    frameworkErrors: frameworkErrorHandler(config.portalUrl),
+    frameworkErrors: frameworkErrorHandler(config.portalUrl, deprecation),
     childLoggerFactory: lazyChildLogger,
   });
 
@@ -70,11 +78,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
 
   registerRawBody(app);
+  registerDeprecation(app, deprecation);
   registerErrorHandlers(app, config.portalUrl);
   registerInfraRoutes(app, storage);
   registerHomePage(app, config, portalPrefix);
   registerErrorPages(app, portalPrefix);
   registerOpenApiRoutes(app, config, portalPrefix);
+  registerVersionsPage(app, config, portalPrefix);
 
   app.get('/', async (request, reply) => {
     if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(config.portalUrl, 302);
@@ -84,5 +94,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   for (const def of resources) {
     for (const endpoint of resourceEndpoints(def, { storage, config })) registerEndpoint(app, endpoint, { storage });
   }
+  registerEndpoint(app, searchEndpoint({ storage, config }), { storage });
+  registerEndpoint(app, convertEndpoint(rates), { storage });
   return app;
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
+import type { Storage } from '../src/storage/storage.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -27,10 +28,10 @@ export interface RequestOptions {
 export const BASE = 'http://api.test';
 
 /** Builds the app with the given environment over defaults, and closes it when the test ends. */
-export async function build(t: TestContext, env: Record<string, string> = {}): Promise<TestApp> {
+export async function build(t: TestContext, env: Record<string, string> = {}, given?: Storage): Promise<TestApp> {
   const config = loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent', ...env });
-  const storage = new SqliteStorage(':memory:');
-  await storage.migrate();
+  const storage = given ?? new SqliteStorage(':memory:');
+  if (!given) await storage.migrate();
   const app = await buildApp(config, { storage, logger: false });
   t.after(() => app.close());
   return { app, config, request: (options) => send(app, options) };

@@ -6,7 +6,8 @@ import { parseFields, type FieldNode } from './fields.js';
 /** What to render of an item: scalar fields, and nested selections of associations. */
 export interface Selection {
   readonly scalars: readonly string[];
-  readonly associations: ReadonlyArray<{ readonly name: string; readonly selection: Selection }>;
+  /** Associations to render, each with the element name of one target item (`dog`) and its own selection. */
+  readonly associations: ReadonlyArray<{ readonly name: string; readonly element: string; readonly selection: Selection }>;
   /** The order the fields were asked for, scalars and associations mixed. */
   readonly order: readonly string[];
 }
@@ -33,14 +34,14 @@ export function resolveFields(def: ResourceDef, text: string, lookup: ResourceLo
 function resolveNodes(def: ResourceDef, nodes: readonly FieldNode[], lookup: ResourceLookup): Selection {
   const represented = representedFields(def);
   const scalars: string[] = [];
-  const associations: Array<{ name: string; selection: Selection }> = [];
+  const associations: Array<{ name: string; element: string; selection: Selection }> = [];
   for (const node of nodes) {
     const association = def.associations[node.name];
     if (association) {
       const target = lookup(association.target);
       if (!target) throw new Error(`resource ${association.target} is not defined`);
       const selection = node.children ? resolveNodes(target, node.children, lookup) : defaultSelection(target);
-      associations.push({ name: node.name, selection });
+      associations.push({ name: node.name, element: target.singular, selection });
     } else if (represented.includes(node.name)) {
       if (node.children) {
         throw new ApiError('fieldsInvalid', `The fields parameter is not valid: "${node.name}" is not an association, so it takes no nested selection in parentheses. ${validFieldsHint(def)}`);

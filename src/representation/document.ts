@@ -1,5 +1,6 @@
 // Documents: the envelopes of SPEC §2 as plain values, shaped once and then serialized per format.
 import type { Item } from '../resources/definition.js';
+import { relatedOf } from '../plan/expand.js';
 import type { Selection } from '../query/selection.js';
 import type { Format } from './formats.js';
 import { toJson } from './json.js';
@@ -8,11 +9,23 @@ import { toXml } from './xml.js';
 export type DocumentValue = string | number | null | DocumentValue[] | { [key: string]: DocumentValue };
 export type Document = { [key: string]: DocumentValue };
 
-/** An item with only the selected fields, in the order they were asked for. */
+/**
+ * An item with only the selected fields, in the order they were asked for. A single association
+ * is the bare object or null; an array association is rendered like a list (SPEC §2).
+ */
 export function shapeItem(item: Item, selection: Selection): { [key: string]: DocumentValue } {
   const shaped: { [key: string]: DocumentValue } = {};
   for (const name of selection.order) {
-    if (name in item) shaped[name] = item[name] as DocumentValue;
+    if (name in item) {
+      shaped[name] = item[name] as DocumentValue;
+      continue;
+    }
+    const association = selection.associations.find((candidate) => candidate.name === name);
+    if (!association) continue;
+    const related = relatedOf(item, name) ?? null;
+    shaped[name] = Array.isArray(related)
+      ? related.map((child) => ({ [association.element]: shapeItem(child, association.selection) }))
+      : related && shapeItem(related, association.selection);
   }
   return shaped;
 }

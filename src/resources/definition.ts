@@ -43,7 +43,11 @@ export interface FieldDef {
  */
 export type AssociationDef =
   | { readonly kind: 'one'; readonly target: string; readonly field: string }
-  | { readonly kind: 'many'; readonly target: string; readonly reverseField: string; readonly nestedPath?: boolean }
+  | {
+    readonly kind: 'many'; readonly target: string; readonly reverseField: string; readonly nestedPath?: boolean;
+    /** The nested path also creates items already linked (POST) and searches them (`…/search?q=`). */
+    readonly nestedCreate?: boolean;
+  }
   | { readonly kind: 'many'; readonly target: string; readonly link: LinkRef; readonly nestedPath?: boolean };
 
 export interface ResourceDef {

@@ -18,7 +18,7 @@ export const owners: ResourceDef = {
   },
   filters: { location: 'location' },
   associations: {
-    dogs: { kind: 'many', target: 'dogs', reverseField: 'ownerId', nestedPath: true },
+    dogs: { kind: 'many', target: 'dogs', reverseField: 'ownerId', nestedPath: true, nestedCreate: true },
     veterinarians: { kind: 'many', target: 'veterinarians', link: OWNER_VETERINARIANS, nestedPath: true },
   },
 };

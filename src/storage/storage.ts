@@ -51,6 +51,19 @@ export interface IdempotencyKey {
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_ABANDONED_MS = 60 * 1000;
 
+/** One hit of a search over several resources. */
+export interface SearchHit {
+  readonly def: ResourceDef;
+  readonly item: Item;
+}
+
+export interface SearchQuery {
+  readonly q: string;
+  readonly types: readonly ResourceDef[];
+  readonly limit: number;
+  readonly offset: number;
+}
+
 export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
   /** Creates or upgrades the schema; safe to run on every start. */
@@ -72,6 +85,11 @@ export interface Storage {
    * keys are the parents' ref values). One query, however many parents.
    */
   fetchRelated(association: AssociationDef, scope: Scope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>>;
+  /**
+   * Searches several resources at once: best match first, equal relevance in creation order, so
+   * pages never overlap. Relevance is the backend's own full-text rank.
+   */
+  search(scope: Scope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }>;
   /** Deletes an item and clears references to it; false when it did not exist. */
   remove(def: ResourceDef, scope: Scope, id: string, expect?: Precondition): Promise<boolean>;
 

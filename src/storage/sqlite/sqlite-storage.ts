@@ -9,7 +9,8 @@ import { newId, now } from '../ids.js';
 import { indexedWords } from '../search-words.js';
 import {
   IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS,
-  type Criteria, type IdempotencyClaim, type IdempotencyKey, type ListQuery, type Page, type Precondition, type Scope, type Storage,
+  type Criteria, type IdempotencyClaim, type IdempotencyKey, type ListQuery, type Page, type Precondition, type Scope,
+  type SearchHit, type SearchQuery, type Storage,
 } from '../storage.js';
 import { GroupCommit } from './group-commit.js';
 import { migrations } from './migrations.js';
@@ -170,6 +171,24 @@ export class SqliteStorage implements Storage {
       else related.set(key, [item]);
     }
     return related;
+  }
+
+  async search(scope: Scope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
+    const window = query.offset + query.limit + 1;
+    const ranked: Array<SearchHit & { rank: number; order: number }> = [];
+    query.types.forEach((def, order) => {
+      const { where, params } = whereClause(def, scope, { filters: [], q: query.q });
+      if (where === undefined) return;
+      const names = representedFields(def);
+      const sql = `SELECT ${selectList(def)}, f.rank FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY f.rank, t.seq LIMIT ?`;
+      for (const row of this.rawStatement(sql).all(...params, window) as FieldValue[][]) {
+        ranked.push({ def, item: toItem(names, row), rank: Number(row[names.length]), order });
+      }
+    });
+    // The best `window` of each resource hold the best `window` overall; ties go to the older item.
+    ranked.sort((a, b) => a.rank - b.rank || String(a.item.createdAt).localeCompare(String(b.item.createdAt)) || a.order - b.order);
+    const page = ranked.slice(query.offset, query.offset + query.limit);
+    return { hits: page.map(({ def, item }) => ({ def, item })), hasMore: ranked.length > query.offset + query.limit };
   }
 
   async claimIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim> {

@@ -1,0 +1,51 @@
+// Loads the associations a `fields` selection names, level by level: one query per association node, never per row.
+import type { Selection } from '../query/selection.js';
+import type { Item, ResourceDef } from '../resources/definition.js';
+import { resourceByName } from '../resources/index.js';
+import type { Scope, Storage } from '../storage/storage.js';
+
+/** A nested array holds at most this many associated items (SPEC §3); the nested path pages through all. */
+export const NESTED_LIMIT = 100;
+
+const RELATED = Symbol('related');
+
+export type RelatedValue = Item | Item[] | null;
+type WithRelated = Item & { [RELATED]?: Record<string, RelatedValue> };
+
+/** What `expand` attached to an item under an association name. */
+export function relatedOf(item: Item, name: string): RelatedValue | undefined {
+  return (item as WithRelated)[RELATED]?.[name];
+}
+
+function attach(item: Item, name: string, value: RelatedValue): void {
+  const holder = item as WithRelated;
+  (holder[RELATED] ??= {})[name] = value;
+}
+
+/** Attaches to `items` every association the selection names, recursively. */
+export async function expand(storage: Storage, def: ResourceDef, scope: Scope, items: readonly Item[], selection: Selection): Promise<void> {
+  if (items.length === 0) return;
+  for (const { name, selection: nested } of selection.associations) {
+    const association = def.associations[name]!;
+    const target = resourceByName(association.target)!;
+    const children: Item[] = [];
+    if (association.kind === 'one') {
+      const keys = [...new Set(items.map((item) => item[association.field]).filter((id): id is string => typeof id === 'string'))];
+      const related = await storage.fetchRelated(association, scope, keys, 1);
+      for (const item of items) {
+        const key = item[association.field];
+        const found = (typeof key === 'string' && related.get(key)?.[0]) || null;
+        attach(item, name, found);
+        if (found) children.push(found);
+      }
+    } else {
+      const related = await storage.fetchRelated(association, scope, items.map((item) => item.id!), NESTED_LIMIT);
+      for (const item of items) {
+        const list = related.get(item.id!) ?? [];
+        attach(item, name, list);
+        children.push(...list);
+      }
+    }
+    await expand(storage, target, scope, children, nested);
+  }
+}

@@ -1,0 +1,165 @@
+// The operations of a resource, made from its definition: validate → storage (→ expand) → represent.
+import type { Config } from '../config.js';
+import { ApiError } from '../errors.js';
+import { etagOf, ifMatches } from '../http/conditional.js';
+import type { ApiContext } from '../http/context.js';
+import type { Operation } from '../http/endpoint.js';
+import { pagingHeaders, prefersExactCount } from '../http/links.js';
+import { expand } from '../plan/expand.js';
+import { readInput } from '../query/body.js';
+import { checkKnownParams, parseFilters, parseLimit, parseOffset, parseQ, parseSort, single } from '../query/collection.js';
+import { defaultSelection, resolveFields, type Selection } from '../query/selection.js';
+import { countDocument, itemDocument, listDocument, serialize } from '../representation/document.js';
+import type { AssociationDef, ResourceDef } from '../resources/definition.js';
+import { resourceByName } from '../resources/index.js';
+import { ID_PATTERN } from '../storage/ids.js';
+import type { Precondition, Storage } from '../storage/storage.js';
+
+export interface RouteDeps {
+  readonly storage: Storage;
+  readonly config: Config;
+}
+
+/** A nested path: the items of `def` that one `parent` item reaches through `association`. */
+export interface Nesting {
+  readonly parent: ResourceDef;
+  readonly association: AssociationDef;
+}
+
+/** GET a collection (top-level or nested): fields, paging, filters, sort, q; `searchOnly` makes q required. */
+export function listOperation(def: ResourceDef, { storage, config }: RouteDeps, nesting?: Nesting, searchOnly = false): Operation {
+  const accepted = ['fields', 'limit', 'offset', 'sort', 'q', ...Object.keys(def.filters)];
+  return {
+    async run(context) {
+      const { query, scope } = context;
+      checkParams(context, accepted);
+      const selection = selectionOf(def, context);
+      const q = parseQ(query);
+      if (searchOnly && q === undefined) throw new ApiError('searchInvalid', 'q is required here: give the search text, 1 to 200 characters.');
+      const related = nesting && (await parentRelation(storage, nesting, context));
+      const criteria = { filters: parseFilters(def, query), q, related };
+      const sort = parseSort(def, query);
+      const limit = parseLimit(query);
+      const offset = parseOffset(query);
+      const page = await storage.list(def, scope, { ...criteria, sort, limit, offset });
+      await expand(storage, def, scope, page.items, selection);
+      const total = prefersExactCount(context.request) ? await storage.count(def, scope, criteria) : undefined;
+      return {
+        status: 200,
+        document: listDocument(def.name, def.singular, page.items, selection),
+        headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore: page.hasMore, total }),
+      };
+    },
+  };
+}
+
+export function countOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  return {
+    async run(context) {
+      checkParams(context, ['q', ...Object.keys(def.filters)]);
+      const total = await storage.count(def, context.scope, { filters: parseFilters(def, context.query), q: parseQ(context.query) });
+      return { status: 200, document: countDocument(total) };
+    },
+  };
+}
+
+/** POST a new item; nested under a parent (`/owners/<id>/dogs`), the item is created already linked to it. */
+export function createOperation(def: ResourceDef, { storage, config }: RouteDeps, nesting?: Nesting): Operation {
+  return {
+    async run(context) {
+      checkParams(context, []);
+      let values = readInput(def, context.input(), 'create');
+      if (nesting && 'reverseField' in nesting.association) {
+        const field = nesting.association.reverseField;
+        const parentId = idOf(nesting.parent, context);
+        if (values[field] != null && values[field] !== parentId) {
+          throw new ApiError('fieldInvalid', `The body's "${field}" is "${String(values[field])}", but the path creates the ${def.singular} for ${nesting.parent.singular} "${parentId}". Leave "${field}" out, or make it the same.`);
+        }
+        if (!(await storage.get(nesting.parent, context.scope, parentId))) throw notFound(nesting.parent, parentId);
+        values = { ...values, [field]: parentId };
+      }
+      const item = await storage.create(def, context.scope, values);
+      const document = itemDocument(def.singular, item, defaultSelection(def));
+      if (context.version < 2) return { status: 200, document };
+      return { status: 201, document, headers: { location: `${config.publicUrl}/v${context.version}/${def.name}/${item.id}` } };
+    },
+  };
+}
+
+export function readOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  return {
+    async run(context) {
+      checkParams(context, ['fields']);
+      const selection = selectionOf(def, context);
+      const id = idOf(def, context);
+      const item = await storage.get(def, context.scope, id);
+      if (!item) throw notFound(def, id);
+      await expand(storage, def, context.scope, [item], selection);
+      return { status: 200, document: itemDocument(def.singular, item, selection) };
+    },
+  };
+}
+
+export function updateOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  return {
+    async run(context) {
+      checkParams(context, []);
+      const id = idOf(def, context);
+      const values = readInput(def, context.input(), 'update');
+      const item = await storage.update(def, context.scope, id, values, ifMatchCheck(def, context));
+      if (!item) throw notFound(def, id);
+      return { status: 200, document: itemDocument(def.singular, item, defaultSelection(def)) };
+    },
+  };
+}
+
+export function removeOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  return {
+    async run(context) {
+      checkParams(context, []);
+      const id = idOf(def, context);
+      if (!(await storage.remove(def, context.scope, id, ifMatchCheck(def, context)))) throw notFound(def, id);
+      return { status: 200 };
+    },
+  };
+}
+
+/** On an overridden GET the query string carries the fields, which the body rules check instead. */
+export function checkParams(context: ApiContext, accepted: readonly string[]): void {
+  if (context.overridden && context.request.method === 'GET') return;
+  checkKnownParams(context.query, accepted);
+}
+
+function selectionOf(def: ResourceDef, context: ApiContext): Selection {
+  const fields = single(context.query, 'fields');
+  return fields === undefined ? defaultSelection(def) : resolveFields(def, fields, resourceByName);
+}
+
+/** The parent of a nested path must exist (and be visible): 404 otherwise. */
+async function parentRelation(storage: Storage, nesting: Nesting, context: ApiContext): Promise<{ association: AssociationDef; parentId: string }> {
+  const parentId = idOf(nesting.parent, context);
+  if (!(await storage.get(nesting.parent, context.scope, parentId))) throw notFound(nesting.parent, parentId);
+  return { association: nesting.association, parentId };
+}
+
+function idOf(def: ResourceDef, context: ApiContext): string {
+  const { id } = context.request.params as { id: string };
+  if (!ID_PATTERN.test(id)) throw notFound(def, id);
+  return id;
+}
+
+/** With If-Match, the write goes ahead only if the item's current ETag (a GET without fields) matches. */
+function ifMatchCheck(def: ResourceDef, context: ApiContext): Precondition | undefined {
+  const header = context.request.headers['if-match'];
+  if (header === undefined) return undefined;
+  return (current) => {
+    const etag = etagOf(serialize(context.format, itemDocument(def.singular, current, defaultSelection(def))));
+    if (!ifMatches(header, etag)) {
+      throw new ApiError('preconditionFailed', `If-Match ${header} does not match the current ETag ${etag} of this ${def.singular}: it changed since you read it. Nothing was changed; GET it again and retry with the new ETag.`);
+    }
+  };
+}
+
+export function notFound(def: ResourceDef, id: string): ApiError {
+  return new ApiError('itemNotFound', `There is no ${def.singular} with the id "${id}". It may have been deleted, or the id is mistyped; GET /${def.name} lists the current ones.`);
+}

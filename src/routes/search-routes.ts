@@ -1,0 +1,49 @@
+// GET /search: one search over every resource the requester can see, in the `results` envelope, best match first.
+import { ApiError } from '../errors.js';
+import type { Endpoint } from '../http/endpoint.js';
+import { pagingHeaders, prefersExactCount } from '../http/links.js';
+import { parseLimit, parseOffset, parseQ, single } from '../query/collection.js';
+import { defaultSelection } from '../query/selection.js';
+import { shapeItem, type Document } from '../representation/document.js';
+import type { ResourceDef } from '../resources/definition.js';
+import { resourceByName, resources } from '../resources/index.js';
+import { checkParams, type RouteDeps } from './operations.js';
+
+export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
+  return {
+    path: '/search',
+    operations: {
+      GET: {
+        async run(context) {
+          const { query, scope } = context;
+          checkParams(context, ['q', 'limit', 'offset', 'types']);
+          const q = parseQ(query);
+          if (q === undefined) throw new ApiError('searchInvalid', 'q is required: give the search text, 1 to 200 characters, for example /search?q=rex.');
+          const types = parseTypes(single(query, 'types'));
+          const limit = parseLimit(query);
+          const offset = parseOffset(query);
+          const { hits, hasMore } = await storage.search(scope, { q, types, limit, offset });
+          let total: number | undefined;
+          if (prefersExactCount(context.request)) {
+            const counts = await Promise.all(types.map((def) => storage.count(def, scope, { filters: [], q })));
+            total = counts.reduce((sum, count) => sum + count, 0);
+          }
+          const document: Document = { results: hits.map(({ def, item }) => ({ [def.singular]: shapeItem(item, defaultSelection(def)) })) };
+          return { status: 200, document, headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore, total }) };
+        },
+      },
+    },
+  };
+}
+
+/** `types=dogs,owners` narrows the search; without it, every resource is searched. */
+function parseTypes(raw: string | undefined): ResourceDef[] {
+  if (raw === undefined) return [...resources];
+  const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const defs = names.map((name) => resourceByName(name));
+  const wrong = names.find((_, index) => !defs[index]);
+  if (wrong !== undefined || defs.length === 0) {
+    throw new ApiError('filterInvalid', `types names the resources to search, comma-separated, from: ${resources.map((def) => def.name).join(', ')}${wrong === undefined ? '' : `; "${wrong}" is not one of them`}.`);
+  }
+  return [...new Set(defs as ResourceDef[])];
+}

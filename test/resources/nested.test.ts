@@ -1,0 +1,132 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { XMLParser } from 'fast-xml-parser';
+import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
+import { build, type TestApp } from '../helper.js';
+
+async function create(api: TestApp, resource: string, body: Record<string, unknown>): Promise<Record<string, string | null>> {
+  const response = await api.request({ method: 'POST', url: `/v1/${resource}`, json: body });
+  assert.equal(response.statusCode, 200, response.body);
+  return Object.values(response.json())[0] as Record<string, string | null>;
+}
+
+test('nested collections follow the collection rules: filters, paging, sort, fields, Link', async (t) => {
+  const api = await build(t);
+  const owner = await create(api, 'owners', { name: 'Ann' });
+  const other = await create(api, 'owners', { name: 'Bob' });
+  for (const [name, furColor] of [['Rex', 'brown'], ['Fido', 'black'], ['Bella', 'brown']]) await create(api, 'dogs', { name, furColor, ownerId: owner.id });
+  await create(api, 'dogs', { name: 'Other', furColor: 'brown', ownerId: other.id });
+  const response = await api.request({ url: `/v1/owners/${owner.id}/dogs?color=brown&fields=name&sort=name&limit=1`, headers: { prefer: 'count=exact' } });
+  assert.equal(response.statusCode, 200);
+  assert.deepEqual(response.json(), { dogs: [{ dog: { name: 'Bella' } }] });
+  assert.equal(response.headers['x-total-count'], '2');
+  assert.match(String(response.headers.link), new RegExp(`/v1/owners/${owner.id}/dogs\\?color=brown&fields=name&sort=name&limit=1&offset=1>; rel="next"`));
+  const xml = await api.request({ url: `/v1/owners/${owner.id}/dogs.xml?fields=name` });
+  assert.match(xml.body, /<dogs><dog><name>Rex<\/name><\/dog><dog><name>Fido<\/name><\/dog><dog><name>Bella<\/name><\/dog><\/dogs>$/);
+});
+
+test('a nested path of a missing parent is a 404; nothing deeper than resource/id/resource exists', async (t) => {
+  const api = await build(t);
+  const missing = await api.request({ url: '/v1/owners/ghost/dogs' });
+  assert.equal(missing.statusCode, 404);
+  assert.match(missing.json().message, /no owner with the id "ghost"/);
+  const dog = await create(api, 'dogs', { name: 'Rex' });
+  assert.equal((await api.request({ url: `/v1/dogs/${dog.id}/owner` })).statusCode, 404);
+  assert.equal((await api.request({ url: `/v1/dogs/${dog.id}/foods/x/dogs` })).statusCode, 404);
+  const post = await api.request({ method: 'POST', url: `/v1/veterinarians/x/dogs`, form: { name: 'Rex' } });
+  assert.equal(post.statusCode, 400);
+  assert.equal(post.headers.allow, 'GET, HEAD');
+});
+
+test('POST /owners/<id>/dogs creates a dog already owned; another ownerId in the body is a 400', async (t) => {
+  const api = await build(t);
+  const owner = await create(api, 'owners', { name: 'Ann' });
+  const other = await create(api, 'owners', { name: 'Bob' });
+  const created = await api.request({ method: 'POST', url: `/v2/owners/${owner.id}/dogs`, form: { name: 'Rex' } });
+  assert.equal(created.statusCode, 201);
+  const dog = created.json().dog;
+  assert.equal(dog.ownerId, owner.id);
+  assert.equal(created.headers.location, `${api.config.publicUrl}/v2/dogs/${dog.id}`);
+  const same = await api.request({ method: 'POST', url: `/v1/owners/${owner.id}/dogs`, json: { name: 'Fido', ownerId: owner.id } });
+  assert.equal(same.statusCode, 200);
+  const conflict = await api.request({ method: 'POST', url: `/v1/owners/${owner.id}/dogs`, json: { name: 'Max', ownerId: other.id } });
+  assert.equal(conflict.statusCode, 400);
+  assert.equal(conflict.json().code, 3006);
+  const ghost = await api.request({ method: 'POST', url: '/v1/owners/ghost/dogs', form: { name: 'Max' } });
+  assert.equal(ghost.statusCode, 404);
+  assert.equal((await api.request({ url: '/v1/dogs/count' })).json().count, 2);
+});
+
+test('/owners/<id>/dogs/search searches one owner\'s dogs and needs q', async (t) => {
+  const api = await build(t);
+  const owner = await create(api, 'owners', { name: 'Ann' });
+  const other = await create(api, 'owners', { name: 'Bob' });
+  await create(api, 'dogs', { name: 'Rex', ownerId: owner.id });
+  await create(api, 'dogs', { name: 'Rexy', ownerId: other.id });
+  await create(api, 'dogs', { name: 'Fido', ownerId: owner.id });
+  const found = await api.request({ url: `/v1/owners/${owner.id}/dogs/search?q=rex` });
+  assert.deepEqual(found.json().dogs.map((entry: { dog: { name: string } }) => entry.dog.name), ['Rex']);
+  const noQ = await api.request({ url: `/v1/owners/${owner.id}/dogs/search` });
+  assert.equal(noQ.statusCode, 400);
+  assert.equal(noQ.json().code, 2007);
+});
+
+test('nested fields select associations four levels deep, single and array, in JSON and XML', async (t) => {
+  const api = await build(t);
+  const vet = await create(api, 'veterinarians', { name: 'Dr. Lund', clinic: 'Klinikk' });
+  const owner = await create(api, 'owners', { name: 'Ann', veterinarianIds: [vet.id] });
+  const chow = await create(api, 'foods', { name: 'Chow', brand: 'Purina' });
+  const rex = await create(api, 'dogs', { name: 'Rex', ownerId: owner.id, veterinarianId: vet.id, foodIds: [chow.id] });
+  await create(api, 'dogs', { name: 'Stray' });
+  const owned = await api.request({ url: `/v1/owners/${owner.id}?fields=name,dogs(name,foods(brand))` });
+  assert.deepEqual(owned.json(), { owner: { name: 'Ann', dogs: [{ dog: { name: 'Rex', foods: [{ food: { brand: 'Purina' } }] } }] } });
+  const xml = await api.request({ url: `/v1/owners/${owner.id}.xml?fields=name,dogs(name,foods(brand))` });
+  assert.match(xml.body, /<owner><name>Ann<\/name><dogs><dog><name>Rex<\/name><foods><food><brand>Purina<\/brand><\/food><\/foods><\/dog><\/dogs><\/owner>$/);
+  const single = await api.request({ url: '/v1/dogs?fields=name,owner(name)&sort=name' });
+  assert.deepEqual(single.json(), { dogs: [{ dog: { name: 'Rex', owner: { name: 'Ann' } } }, { dog: { name: 'Stray', owner: null } }] });
+  const singleXml = await api.request({ url: `/v1/dogs/${rex.id}.xml?fields=owner(name)` });
+  assert.match(singleXml.body, /<dog><owner><name>Ann<\/name><\/owner><\/dog>$/);
+  const deep = await api.request({ url: `/v1/foods/${chow.id}?fields=dogs(owner(veterinarians(dogs(name))))` });
+  assert.deepEqual(deep.json(), { food: { dogs: [{ dog: { owner: { veterinarians: [{ veterinarian: { dogs: [{ dog: { name: 'Rex' } }] } }] } } }] } });
+  const tooDeep = await api.request({ url: `/v1/foods/${chow.id}?fields=dogs(owner(veterinarians(dogs(owner(name)))))` });
+  assert.equal(tooDeep.statusCode, 400);
+  assert.equal(tooDeep.json().code, 2004);
+  const wrong = await api.request({ url: `/v1/owners/${owner.id}?fields=dogs(colour)` });
+  assert.equal(wrong.statusCode, 400);
+  assert.match(wrong.json().message, /"colour".*Valid fields of dogs: id, name, furColor/);
+  const plain = await api.request({ url: `/v1/owners/${owner.id}?fields=dogs` });
+  assert.equal(plain.json().owner.dogs[0].dog.id, rex.id);
+  assert.equal(plain.json().owner.dogs[0].dog.furColor, null);
+});
+
+test('a nested array holds the first 100 associated items in creation order', async (t) => {
+  const api = await build(t);
+  const owner = await create(api, 'owners', { name: 'Ann' });
+  for (let i = 0; i < 103; i += 1) await create(api, 'dogs', { name: `dog${i}`, ownerId: owner.id });
+  const dogs = (await api.request({ url: `/v1/owners/${owner.id}?fields=dogs(name)` })).json().owner.dogs;
+  assert.equal(dogs.length, 100);
+  assert.equal(dogs[0].dog.name, 'dog0');
+  assert.equal(dogs[99].dog.name, 'dog99');
+});
+
+test('loading associations is batched: a page of owners with dogs(foods) takes the same number of queries for 2 or 10 owners', async (t) => {
+  async function queriesFor(owners: number): Promise<number> {
+    const storage = new SqliteStorage(':memory:');
+    await storage.migrate();
+    const api = await build(t, {}, storage);
+    const food = await create(api, 'foods', { name: 'Chow' });
+    for (let i = 0; i < owners; i += 1) {
+      const owner = await create(api, 'owners', { name: `owner${i}` });
+      for (let j = 0; j < 3; j += 1) await create(api, 'dogs', { name: `dog${i}-${j}`, ownerId: owner.id, foodIds: [food.id] });
+    }
+    const before = storage.queryCount;
+    const response = await api.request({ url: '/v1/owners?limit=10&fields=name,dogs(name,foods(name))' });
+    assert.equal(response.json().owners.length, owners);
+    assert.equal(response.json().owners[0].owner.dogs[0].dog.foods[0].food.name, 'Chow');
+    return storage.queryCount - before;
+  }
+  const few = await queriesFor(2);
+  const many = await queriesFor(10);
+  assert.equal(many, few);
+  assert.ok(few <= 4, `${few} queries: the page, dogs, foods`);
+});
