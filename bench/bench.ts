@@ -34,14 +34,16 @@ interface WrkResult {
 }
 
 async function main(): Promise<void> {
-  console.log(`seeding ${DOGS} dogs in ${DATA_DIR} (kept between runs) ...`);
-  const id = await seed(DATA_DIR, DOGS);
+  console.log(`seeding ${DOGS} dogs and ${DOGS / 5} owners in ${DATA_DIR} (kept between runs) ...`);
+  const { dogId, ownerId } = await seed(DATA_DIR, DOGS);
   const operations: Operation[] = [
-    { name: 'GET one', method: 'GET', path: `/v1/dogs/${id}`, target: 0.5 },
+    { name: 'GET one', method: 'GET', path: `/v1/dogs/${dogId}`, target: 0.5 },
     { name: 'GET list (limit 10)', method: 'GET', path: '/v1/dogs?limit=10', target: 0.35 },
     { name: 'list filtered by color', method: 'GET', path: '/v1/dogs?color=brown' },
     { name: 'list with fields', method: 'GET', path: '/v1/dogs?fields=name,furColor' },
     { name: 'search q', method: 'GET', path: '/v1/dogs?q=rex' },
+    { name: 'owner with fields=name,dogs(name)', method: 'GET', path: `/v1/owners/${ownerId}?fields=name,dogs(name)`, target: 0.3 },
+    { name: 'global search', method: 'GET', path: '/v1/search?q=rex' },
     { name: 'POST', method: 'POST', path: '/v1/dogs', body: '{"name":"Bench","furColor":"brown","location":"Oslo"}', target: 0.25 },
   ];
 

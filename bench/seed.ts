@@ -1,28 +1,56 @@
-// Seeds a benchmark database with a deterministic dataset of dogs, through the real storage.
-import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
+// Seeds a benchmark database with a deterministic dataset (owners, and dogs that belong to them), through the real storage.
+import type { Item } from '../src/resources/definition.js';
 import { dogs } from '../src/resources/dogs.js';
+import { owners } from '../src/resources/owners.js';
+import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
 import { DEFAULT_TENANT } from '../src/storage/storage.js';
 
 const NAMES = ['Rex', 'Bella', 'Max', 'Luna', 'Charlie', 'Lucy', 'Cooper', 'Daisy', 'Milo', 'Molly', 'Buddy', 'Sadie', 'Rocky', 'Maggie', 'Bear', 'Sophie', 'Duke', 'Chloe', 'Tucker', 'Bailey'];
+const PEOPLE = ['Ann', 'Bob', 'Cecilie', 'Dag', 'Eva', 'Finn', 'Gro', 'Hans', 'Ingrid', 'Jon'];
 const COLORS = ['brown', 'black', 'white', 'golden', 'grey', 'cream', 'red', 'brindle'];
 const PLACES = ['Oslo', 'Bergen', 'Tromsø', 'Trondheim', 'Stavanger', 'København', 'Stockholm', 'Göteborg', 'Helsinki', 'Reykjavík'];
 const STATES = ['registered', 'registered', 'registered', 'adoptable', 'adopted', 'lost'];
+const DOGS_PER_OWNER = 5;
+const BATCH = 500;
 
-/** Creates `count` dogs in `dataDir` unless it already holds them; returns the id of one dog. */
-export async function seed(dataDir: string, count: number): Promise<string> {
+export interface Seeded {
+  dogId: string;
+  ownerId: string;
+}
+
+/** Creates `count` dogs (and an owner per five) in `dataDir` unless it already holds them. */
+export async function seed(dataDir: string, count: number): Promise<Seeded> {
   const storage = new SqliteStorage(dataDir);
   await storage.migrate();
   const scope = { tenantId: DEFAULT_TENANT };
+  const ownerCount = Math.ceil(count / DOGS_PER_OWNER);
+  const ownerIds = (await storage.list(owners, scope, { filters: [], limit: 1, offset: 0 })).items.length > 0
+    ? undefined
+    : await createInBatches(ownerCount, (i) => storage.create(owners, scope, {
+      name: `${PEOPLE[i % PEOPLE.length]} ${i}`, email: `owner${i}@example.com`, location: PLACES[(i * 3) % PLACES.length]!,
+    }));
   const existing = await storage.count(dogs, scope, { filters: [] });
-  for (let i = existing; i < count; i += 1) {
-    await storage.create(dogs, scope, {
+  if (existing < count && ownerIds) {
+    await createInBatches(count, (i) => storage.create(dogs, scope, {
       name: `${NAMES[i % NAMES.length]} ${i}`,
       furColor: COLORS[(i * 7) % COLORS.length]!,
       location: PLACES[(i * 13) % PLACES.length]!,
       state: STATES[(i * 5) % STATES.length]!,
-    });
+      ownerId: ownerIds[i % ownerIds.length]!,
+    }));
   }
-  const page = await storage.list(dogs, scope, { filters: [], limit: 1, offset: Math.floor(count / 2) });
+  const middle = Math.floor(count / 2);
+  const dog = (await storage.list(dogs, scope, { filters: [], limit: 1, offset: middle })).items[0]!;
   await storage.close();
-  return page.items[0]!.id!;
+  return { dogId: dog.id!, ownerId: dog.ownerId! };
+}
+
+/** Creates in batches of concurrent writes, which the storage commits together. */
+async function createInBatches(count: number, create: (index: number) => Promise<Item>): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = 0; start < count; start += BATCH) {
+    const batch = await Promise.all(Array.from({ length: Math.min(BATCH, count - start) }, (_, k) => create(start + k)));
+    ids.push(...batch.map((item) => item.id!));
+  }
+  return ids;
 }

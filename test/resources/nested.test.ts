@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { XMLParser } from 'fast-xml-parser';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 import { build, type TestApp } from '../helper.js';
 
