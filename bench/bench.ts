@@ -23,6 +23,10 @@ interface Operation {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** Content-Type of the body (JSON unless said otherwise). */
+  type?: string;
+  /** Request headers; the API operations carry the bearer token. */
+  headers: Record<string, string>;
   target?: number;
 }
 
@@ -35,17 +39,7 @@ interface WrkResult {
 
 async function main(): Promise<void> {
   console.log(`seeding ${DOGS} dogs and ${DOGS / 5} owners in ${DATA_DIR} (kept between runs) ...`);
-  const { dogId, ownerId } = await seed(DATA_DIR, DOGS);
-  const operations: Operation[] = [
-    { name: 'GET one', method: 'GET', path: `/v1/dogs/${dogId}`, target: 0.5 },
-    { name: 'GET list (limit 10)', method: 'GET', path: '/v1/dogs?limit=10', target: 0.35 },
-    { name: 'list filtered by color', method: 'GET', path: '/v1/dogs?color=brown' },
-    { name: 'list with fields', method: 'GET', path: '/v1/dogs?fields=name,furColor' },
-    { name: 'search q', method: 'GET', path: '/v1/dogs?q=rex' },
-    { name: 'owner with fields=name,dogs(name)', method: 'GET', path: `/v1/owners/${ownerId}?fields=name,dogs(name)`, target: 0.3 },
-    { name: 'global search', method: 'GET', path: '/v1/search?q=rex' },
-    { name: 'POST', method: 'POST', path: '/v1/dogs', body: '{"name":"Bench","furColor":"brown","location":"Oslo"}', target: 0.25 },
-  ];
+  const { dogId, ownerId, clientId, clientSecret } = await seed(DATA_DIR, DOGS);
 
   const server = start('server', ['node', 'dist/server.js'], {
     PORT: String(SERVER_PORT), HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`,
@@ -54,6 +48,20 @@ async function main(): Promise<void> {
   let baseline: ChildProcess | undefined;
   try {
     await waitFor(`http://127.0.0.1:${SERVER_PORT}/healthz`);
+    const { bearer, basic } = await credentials(`http://127.0.0.1:${SERVER_PORT}`, clientId, clientSecret);
+    const auth = { authorization: bearer };
+    const operations: Operation[] = [
+      { name: 'GET one (authorized)', method: 'GET', path: `/v1/dogs/${dogId}`, headers: auth, target: 0.5 },
+      { name: 'GET list (limit 10)', method: 'GET', path: '/v1/dogs?limit=10', headers: auth, target: 0.35 },
+      { name: 'list filtered by color', method: 'GET', path: '/v1/dogs?color=brown', headers: auth },
+      { name: 'list with fields', method: 'GET', path: '/v1/dogs?fields=name,furColor', headers: auth },
+      { name: 'search q', method: 'GET', path: '/v1/dogs?q=rex', headers: auth },
+      { name: 'owner with fields=name,dogs(name)', method: 'GET', path: `/v1/owners/${ownerId}?fields=name,dogs(name)`, headers: auth, target: 0.3 },
+      { name: 'global search', method: 'GET', path: '/v1/search?q=rex', headers: auth },
+      { name: 'POST', method: 'POST', path: '/v1/dogs', body: '{"name":"Bench","furColor":"brown","location":"Oslo"}', headers: auth, target: 0.25 },
+      { name: 'token endpoint', method: 'POST', path: '/oauth2/token', body: 'grant_type=client_credentials', type: 'application/x-www-form-urlencoded', headers: { authorization: basic } },
+      { name: 'GET /adoptions (open)', method: 'GET', path: '/v1/adoptions', headers: {} },
+    ];
     const answersFile = path.join(os.tmpdir(), `bench-answers-${process.pid}.json`);
     fs.writeFileSync(answersFile, JSON.stringify(await recordAnswers(operations)));
     baseline = start('baseline', ['node', 'bench/baseline-server.mjs', answersFile, String(BASELINE_PORT)], {});
@@ -110,7 +118,8 @@ async function recordAnswers(operations: Operation[]): Promise<Record<string, un
   const answers: Record<string, unknown> = {};
   for (const operation of operations) {
     const response = await fetch(`http://127.0.0.1:${SERVER_PORT}${operation.path}`, {
-      method: operation.method, body: operation.body, headers: operation.body ? { 'content-type': 'application/json' } : {},
+      method: operation.method, body: operation.body,
+      headers: { ...operation.headers, ...(operation.body ? { 'content-type': operation.type ?? 'application/json' } : {}) },
     });
     const headers: Record<string, string> = {};
     for (const name of ['content-type', 'vary', 'etag', 'link', 'x-request-id']) {
@@ -122,14 +131,24 @@ async function recordAnswers(operations: Operation[]): Promise<Record<string, un
   return answers;
 }
 
+/** Gets a token for the seeded account's client, as any client does; the authorized operations send it. */
+async function credentials(origin: string, clientId: string, clientSecret: string): Promise<{ bearer: string; basic: string }> {
+  const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+  const token = await fetch(`${origin}/oauth2/token`, {
+    method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials',
+  });
+  return { bearer: `Bearer ${(await token.json() as { access_token: string }).access_token}`, basic };
+}
+
 function wrk(port: number, operation: Operation, seconds: number): WrkResult {
   const args = ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency'];
   let script: string | undefined;
   if (operation.body) {
     script = path.join(os.tmpdir(), `bench-post-${process.pid}.lua`);
-    fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = '${operation.body}'\nwrk.headers["Content-Type"] = "application/json"\n`);
+    fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = '${operation.body}'\nwrk.headers["Content-Type"] = "${operation.type ?? 'application/json'}"\n`);
     args.push('-s', script);
   }
+  for (const [name, value] of Object.entries(operation.headers)) args.push('-H', `${name}: ${value}`);
   args.push(`http://127.0.0.1:${port}${operation.path}`);
   const result = spawnSync('taskset', args, { encoding: 'utf8' });
   if (script) fs.rmSync(script, { force: true });

@@ -1,9 +1,11 @@
-// Seeds a benchmark database with a deterministic dataset (owners, and dogs that belong to them), through the real storage.
+// Seeds a benchmark database through the real storage: an account with a client, and its owners and dogs.
 import type { Item } from '../src/resources/definition.js';
 import { dogs } from '../src/resources/dogs.js';
 import { owners } from '../src/resources/owners.js';
 import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
-import { DEFAULT_TENANT } from '../src/storage/storage.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { hashPassword, randomSecret, secretHash } from '../src/auth/secrets.js';
 
 const NAMES = ['Rex', 'Bella', 'Max', 'Luna', 'Charlie', 'Lucy', 'Cooper', 'Daisy', 'Milo', 'Molly', 'Buddy', 'Sadie', 'Rocky', 'Maggie', 'Bear', 'Sophie', 'Duke', 'Chloe', 'Tucker', 'Bailey'];
 const PEOPLE = ['Ann', 'Bob', 'Cecilie', 'Dag', 'Eva', 'Finn', 'Gro', 'Hans', 'Ingrid', 'Jon'];
@@ -16,13 +18,28 @@ const BATCH = 500;
 export interface Seeded {
   dogId: string;
   ownerId: string;
+  /** The OAuth client of the account that owns the data. */
+  clientId: string;
+  clientSecret: string;
 }
+
+const ACCOUNT = 'bench-account';
+const CLIENT = 'bench-client';
 
 /** Creates `count` dogs (and an owner per five) in `dataDir` unless it already holds them. */
 export async function seed(dataDir: string, count: number): Promise<Seeded> {
   const storage = new SqliteStorage(dataDir);
   await storage.migrate();
-  const scope = { tenantId: DEFAULT_TENANT };
+  const scope = { tenantId: ACCOUNT };
+  const secretFile = path.join(dataDir, 'bench-client-secret');
+  if (!fs.existsSync(secretFile)) {
+    const secret = randomSecret();
+    await storage.auth.createAccount({
+      accountId: ACCOUNT, email: 'bench@example.com', passwordHash: await hashPassword('benchmark passphrase'),
+      client: { id: CLIENT, name: 'bench', secretHash: secretHash(secret), scopes: ['read', 'write'] },
+    });
+    fs.writeFileSync(secretFile, secret);
+  }
   const ownerCount = Math.ceil(count / DOGS_PER_OWNER);
   const ownerIds = (await storage.list(owners, scope, { filters: [], limit: 1, offset: 0 })).items.length > 0
     ? undefined
@@ -42,7 +59,7 @@ export async function seed(dataDir: string, count: number): Promise<Seeded> {
   const middle = Math.floor(count / 2);
   const dog = (await storage.list(dogs, scope, { filters: [], limit: 1, offset: middle })).items[0]!;
   await storage.close();
-  return { dogId: dog.id!, ownerId: dog.ownerId! };
+  return { dogId: dog.id!, ownerId: dog.ownerId!, clientId: CLIENT, clientSecret: fs.readFileSync(secretFile, 'utf8') };
 }
 
 /** Creates in batches of concurrent writes, which the storage commits together. */

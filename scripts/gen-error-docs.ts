@@ -14,6 +14,7 @@ const AREAS: Readonly<Record<number, string>> = {
   2: 'Query parameters and request headers',
   3: 'Request bodies',
   4: 'The addressed items',
+  6: 'Currency conversion',
   9: 'The server',
 };
 

@@ -1,9 +1,67 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what the tests need, type-checks (tests included), runs every test file.
+# The whole test suite: installs what the tests need, type-checks (tests included), runs every test
+# file on SQLite, then the HTTP-level suites again on a real PostgreSQL (one server for the run,
+# started here and stopped on exit, whatever happens), and ends with the totals of both runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A fresh clone, or a package.json newer than the installed modules: install first.
 if [ ! -d node_modules ] || [ package.json -nt node_modules/.package-lock.json ]; then npm install --no-audit --no-fund; fi
 npm run --silent typecheck
-mapfile -t files < <(find test -name '*.test.ts' | sort)
-node --import tsx --test --test-concurrency=2 "${files[@]}"
+
+work=$(mktemp -d)
+pg_pid=
+stop_postgres() {
+  if [ -n "$pg_pid" ] && kill -0 "$pg_pid" 2>/dev/null; then
+    kill -TERM "$pg_pid" 2>/dev/null || true
+    wait "$pg_pid" 2>/dev/null || true
+  fi
+  pg_pid=
+}
+trap 'stop_postgres; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+# The server starts in the background while the SQLite run goes on (test/pg/server.ts).
+node --import tsx test/pg/server.ts "$work/pg.env" $$ >"$work/pg.log" 2>&1 &
+pg_pid=$!
+
+# A terminal gets the readable reporter; CI (no terminal) gets TAP. A TAP copy of each run is kept for the totals.
+reporter=tap
+if [ -t 1 ]; then reporter=spec; fi
+run_tests() {
+  local name=$1
+  shift
+  node --import tsx --test --test-concurrency=2 \
+    --test-reporter="$reporter" --test-reporter-destination=stdout \
+    --test-reporter=tap --test-reporter-destination="$work/$name.tap" "$@"
+}
+
+mapfile -t all < <(find test -name '*.test.ts' -not -path 'test/pg/*' | sort)
+echo "# run 1: every suite on SQLite"
+sqlite_status=0
+run_tests sqlite "${all[@]}" || sqlite_status=$?
+
+echo "# run 2: the HTTP-level suites on PostgreSQL"
+for _ in $(seq 1 600); do
+  if [ -s "$work/pg.env" ] || ! kill -0 "$pg_pid" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+postgres_status=0
+if [ -s "$work/pg.env" ]; then
+  cat "$work/pg.log"
+  mapfile -t http < <(find test/http test/conventions test/resources test/pg -name '*.test.ts' | sort)
+  (set -a && . "$work/pg.env" && set +a && run_tests postgres "${http[@]}") || postgres_status=$?
+else
+  echo "PostgreSQL for the tests did not start:" >&2
+  cat "$work/pg.log" >&2
+  postgres_status=1
+fi
+stop_postgres
+
+# The totals of both runs, as the runner's own closing lines (CI reads the last ones).
+total() { cat "$work"/*.tap 2>/dev/null | awk -v key="$1" '$1 == "#" && $2 == key { sum += $3 } END { print sum + 0 }'; }
+echo "# totals: SQLite (every suite) and PostgreSQL (HTTP-level suites)"
+for key in tests suites pass fail cancelled skipped todo; do echo "# $key $(total "$key")"; done
+if [ "$sqlite_status" -ne 0 ] || [ "$postgres_status" -ne 0 ]; then
+  echo "# failed: SQLite run exit $sqlite_status, PostgreSQL run exit $postgres_status" >&2
+  exit 1
+fi

@@ -2,6 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { AccessControl } from './auth/access.js';
+import { registerOAuthRoutes } from './auth/oauth-routes.js';
+import { TokenVerifier } from './auth/token-verifier.js';
 import type { Config } from './config.js';
 import { loadRates } from './conversion/load-rates.js';
 import { ApiError } from './errors.js';
@@ -10,13 +13,16 @@ import { deprecationStage, registerDeprecation } from './http/deprecation.js';
 import { registerEndpoint } from './http/endpoint.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
+import { RateLimiter } from './http/rate-limit.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { unmatchedPathError } from './http/versions.js';
 import { registerErrorPages } from './portal/error-pages.js';
 import { registerHomePage } from './portal/home-page.js';
 import { registerOpenApiRoutes } from './portal/openapi-routes.js';
+import { registerSignup } from './portal/signup.js';
 import { registerVersionsPage } from './portal/versions-page.js';
 import { resources } from './resources/index.js';
+import { adoptionsEndpoint } from './routes/adoptions-routes.js';
 import { convertEndpoint } from './routes/convert-routes.js';
 import { registerInfraRoutes } from './routes/infra.js';
 import { resourceEndpoints } from './routes/resource-routes.js';
@@ -85,16 +91,23 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerErrorPages(app, portalPrefix);
   registerOpenApiRoutes(app, config, portalPrefix);
   registerVersionsPage(app, config, portalPrefix);
+  registerSignup(app, storage.auth, portalPrefix, config.publicUrl);
+
+  const verifier = new TokenVerifier(storage.auth);
+  registerOAuthRoutes(app, config, storage.auth, verifier);
+  const access = new AccessControl(verifier, new RateLimiter(config.rateLimitPerMinute), new RateLimiter(config.rateLimitOpenPerMinute));
 
   app.get('/', async (request, reply) => {
     if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(config.portalUrl, 302);
     throw unmatchedPathError('/');
   });
 
-  for (const def of resources) {
-    for (const endpoint of resourceEndpoints(def, { storage, config })) registerEndpoint(app, endpoint, { storage });
-  }
-  registerEndpoint(app, searchEndpoint({ storage, config }), { storage });
-  registerEndpoint(app, convertEndpoint(rates), { storage });
+  const endpoints = [
+    ...resources.flatMap((def) => resourceEndpoints(def, { storage, config })),
+    searchEndpoint({ storage, config }),
+    adoptionsEndpoint({ storage, config }),
+    convertEndpoint(rates),
+  ];
+  for (const endpoint of endpoints) registerEndpoint(app, endpoint, { storage, access });
   return app;
 }

@@ -1,9 +1,9 @@
 // The error catalogue: every API error by name, with its stable integer code, HTTP status and message.
 //
 // Codes are numbered by area (1xxx request routing and format, 2xxx query parameters,
-// 3xxx request bodies, 4xxx the addressed items, 9xxx the server). A code, once released,
-// keeps its meaning; a retired code is never reused. The portal's /errors pages and
-// docs/errors.md are generated from this table.
+// 3xxx request bodies, 4xxx the addressed items, 6xxx currency conversion, 9xxx the server).
+// A code, once released, keeps its meaning; a retired code is never reused. The portal's
+// /errors pages and docs/errors.md are generated from this table.
 
 export type ApiStatus = 400 | 401 | 403 | 404 | 500;
 
@@ -150,6 +150,47 @@ export const catalogue = {
     code: 4003, status: 400, title: 'Same request in progress',
     explanation: 'A request with this Idempotency-Key is still being carried out. Retry in a moment: you will get its answer.',
     retryable: true,
+  },
+  currencyUnknown: {
+    code: 6000, status: 400, title: 'Unknown currency',
+    explanation: 'from and to take a three-letter ISO 4217 currency code (EUR, USD, JPY, in any case) for which the service has a euro reference rate of the European Central Bank. The message lists the codes accepted.',
+  },
+  amountInvalid: {
+    code: 6001, status: 400, title: 'Invalid amount',
+    explanation: 'amount is a decimal number of 0 or more, written with digits and an optional decimal point (100, 99.95), with at most 15 digits before the point and 6 after it. A sign, an exponent, spaces and thousands separators are not accepted.',
+  },
+  conversionParameterMissing: {
+    code: 6002, status: 400, title: 'Conversion parameter missing',
+    explanation: 'A conversion needs from, to and amount, each given once and not empty: /convert?from=EUR&to=USD&amount=100.',
+  },
+  tokenMissing: {
+    code: 5000, status: 401, title: 'Access token missing',
+    explanation: 'Every operation under /v<N>/ except GET /adoptions needs an OAuth 2.0 access token. Sign up in the developer portal for a client, get a token from POST /oauth2/token (grant_type=client_credentials), and send it as Authorization: Bearer <token>.',
+  },
+  tokenInvalid: {
+    code: 5001, status: 401, title: 'Access token not valid',
+    explanation: 'The access token is unknown, expired or revoked. Get a new one from POST /oauth2/token. Tokens expire after TOKEN_TTL_SECONDS (one hour by default).',
+  },
+  scopeInsufficient: {
+    code: 5002, status: 403, title: 'Scope missing',
+    explanation: 'The token is valid but lacks the scope the operation needs: read for GET, write for POST, PUT and DELETE (method overrides included). Ask for the scope when you get the token.',
+  },
+  rateLimited: {
+    code: 5003, status: 403, title: 'Rate limit reached',
+    explanation: 'The client (or, on the open operation, the IP address) sent more requests this minute than the limit allows. Wait for the seconds in Retry-After; the RateLimit-* headers of every answer show where you stand.',
+    retryable: true,
+  },
+  tokenMultiple: {
+    code: 5004, status: 400, title: 'Access token sent twice',
+    explanation: 'RFC 6750 allows one way of sending the token per request: the Authorization header, or access_token in the query string or a form body.',
+  },
+  emailTaken: {
+    code: 5005, status: 400, title: 'Email already signed up',
+    explanation: 'An account with this email exists already. Sign in with it, or sign up with another address.',
+  },
+  passwordTooShort: {
+    code: 5006, status: 400, title: 'Password too short',
+    explanation: 'A password has at least 12 characters.',
   },
   internal: {
     code: 9000, status: 500, title: 'Internal error',

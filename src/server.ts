@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     { api: config.publicUrl, portal: config.portalUrl, listening: address },
     `Dog Registry Service ready: API at ${config.publicUrl}/v2 (and /v1), portal at ${config.portalUrl}, listening on ${address}`,
   );
+  app.log.info({ signup: `${config.portalUrl}/signup`, token: `${config.publicUrl}/oauth2/token` }, credentialsHowTo(config));
 }
 
 /**
@@ -59,6 +60,17 @@ function handleSignals(app: FastifyInstance, config: Config): void {
   };
   process.on('SIGTERM', (signal) => void stop(signal));
   process.on('SIGINT', (signal) => void stop(signal));
+}
+
+/** How to get credentials, printed at every start: three commands from nothing to an authorized request. */
+function credentialsHowTo(config: Config): string {
+  return [
+    'To get credentials: sign up (once), get a token, call the API:',
+    `  curl -s -H 'accept: application/json' -d email=you@example.com -d 'password=a long passphrase' -d appName=demo ${config.portalUrl}/signup`,
+    `  curl -s -u '<clientId>:<clientSecret>' -d grant_type=client_credentials ${config.publicUrl}/oauth2/token`,
+    `  curl -s -H 'authorization: Bearer <access_token>' ${config.publicUrl}/v2/dogs`,
+    `(or open ${config.portalUrl}/signup in a browser)`,
+  ].join('\n');
 }
 
 function exitWith(message: string): never {

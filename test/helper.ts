@@ -1,16 +1,32 @@
-// Test helper: builds an app per test on its own in-memory database, and sends every request through one function.
+// Test helper: builds an app per test on its own empty database, and sends every request through one function.
+//
+// The database is an in-memory SQLite, or, when TEST_DATABASE_URL is set (npm test's second run),
+// a PostgreSQL database created for the test and dropped after it: the same tests cover both backends.
 import type { TestContext } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../src/storage/storage.js';
+import { createPostgresStorage, TEST_DATABASE_URL, type TestDatabase } from './pg/databases.js';
+import { newId } from '../src/storage/ids.js';
+import { randomSecret, secretHash } from '../src/auth/secrets.js';
 
 export interface TestApp {
   app: FastifyInstance;
   config: Config;
-  /** Sends one request to the app; every test request goes through here. */
+  storage: Storage;
+  /** The account (tenant) every request acts for unless it names another token. */
+  credentials: Credentials;
+  /** Sends one request to the app with the account's bearer token; every test request goes through here. */
   request(options: RequestOptions): Promise<LightMyRequestResponse>;
+}
+
+export interface Credentials {
+  tenantId: string;
+  clientId: string;
+  clientSecret: string;
+  token: string;
 }
 
 export interface RequestOptions {
@@ -23,22 +39,60 @@ export interface RequestOptions {
   form?: Record<string, string>;
   /** A raw body, with whatever Content-Type the headers give. */
   body?: string | Buffer;
+  /** The bearer token to send: the account's by default, another one, or null for none. */
+  token?: string | null;
 }
 
 export const BASE = 'http://api.test';
 
-/** Builds the app with the given environment over defaults, and closes it when the test ends. */
+/** Builds the app with the given environment over defaults, and closes it (and drops its database) when the test ends. */
 export async function build(t: TestContext, env: Record<string, string> = {}, given?: Storage): Promise<TestApp> {
   const config = loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent', ...env });
-  const storage = given ?? new SqliteStorage(':memory:');
-  if (!given) await storage.migrate();
-  const app = await buildApp(config, { storage, logger: false });
-  t.after(() => app.close());
-  return { app, config, request: (options) => send(app, options) };
+  let storage = given;
+  let database: TestDatabase | undefined;
+  if (!storage) ({ storage, database } = await ownStorage());
+  let app: FastifyInstance | undefined;
+  t.after(async () => {
+    await app?.close();
+    // The app closes its storage; one it never got to use is closed here.
+    if (!given) await storage.close();
+    await database?.drop();
+  });
+  app = await buildApp(config, { storage, logger: false });
+  const built = app;
+  const credentials = await newAccount(built, storage);
+  return { app: built, config, storage, credentials, request: (options) => send(built, options, credentials.token) };
 }
 
-async function send(app: FastifyInstance, options: RequestOptions): Promise<LightMyRequestResponse> {
+/** Creates an account (a tenant) with one client holding both scopes, and a valid access token of it, in the storage. */
+export async function newAccount(_app: FastifyInstance, storage: Storage, scopes: readonly string[] = ['read', 'write']): Promise<Credentials> {
+  const tenantId = newId();
+  const clientId = newId();
+  const clientSecret = randomSecret();
+  await storage.auth.createAccount({
+    accountId: tenantId,
+    email: `${tenantId}@example.test`,
+    passwordHash: 'not-used-by-tests',
+    client: { id: clientId, name: 'test app', secretHash: secretHash(clientSecret), scopes },
+  });
+  const token = randomSecret();
+  const issuedAt = Math.floor(Date.now() / 1000);
+  await storage.auth.saveToken({ tokenHash: secretHash(token), tenantId, clientId, scopes, issuedAt, expiresAt: issuedAt + 3600, revoked: false });
+  return { tenantId, clientId, clientSecret, token };
+}
+
+/** The test's own database: PostgreSQL when the run names a server, else SQLite in memory. */
+async function ownStorage(): Promise<{ storage: Storage; database?: TestDatabase }> {
+  if (TEST_DATABASE_URL) return createPostgresStorage();
+  const storage = new SqliteStorage(':memory:');
+  await storage.migrate();
+  return { storage };
+}
+
+async function send(app: FastifyInstance, options: RequestOptions, defaultToken: string): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { ...options.headers };
+  const token = options.token === undefined ? defaultToken : options.token;
+  if (token !== null && headers.authorization === undefined) headers.authorization = `Bearer ${token}`;
   let payload: string | Buffer | undefined = options.body;
   if (options.json !== undefined) {
     headers['content-type'] ??= 'application/json';

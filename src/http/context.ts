@@ -3,13 +3,14 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { QueryParams } from '../query/collection.js';
 import { formatFromAccept, formatFromSuffix, type Format } from '../representation/formats.js';
-import { DEFAULT_TENANT, type Scope } from '../storage/storage.js';
+import type { Scope } from '../storage/storage.js';
 import { readBody } from './body.js';
 import { formatSuffixOf } from './format-suffix.js';
 
 export type Verb = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export interface ApiContext {
+/** What the request asks for, before access control says whose data it sees. */
+export interface Intent {
   readonly version: number;
   readonly format: Format;
   readonly suppress: boolean;
@@ -19,11 +20,13 @@ export interface ApiContext {
   readonly query: QueryParams;
   /** The fields sent: the body, or the query string of an overridden GET; read when first asked for. */
   readonly input: () => Readonly<Record<string, unknown>>;
-  /** Who sends the request: the OAuth client once tokens exist. */
-  readonly clientId: string;
-  /** Whose data the request sees. */
-  readonly scope: Scope;
   readonly request: FastifyRequest;
+}
+
+/** An API request ready to run: its intent, and who sends it (the OAuth client) and whose data it sees. */
+export interface ApiContext extends Intent {
+  readonly clientId: string;
+  readonly scope: Scope;
 }
 
 /** How an answer is rendered; known before anything else is checked, so errors render right too. */
@@ -59,7 +62,7 @@ export function renderingOf(request: FastifyRequest): Rendering {
 const OVERRIDES: Readonly<Record<string, Verb>> = { post: 'POST', put: 'PUT', delete: 'DELETE' };
 
 /** Stages 1–3 of every API request: format, suppression, and the method to carry out. */
-export function parseIntent(request: FastifyRequest, version: number): ApiContext {
+export function parseIntent(request: FastifyRequest, version: number): Intent {
   const rendering = renderingOf(request);
   const suffix = formatSuffixOf(request.raw);
   if (suffix !== undefined) formatFromSuffix(suffix);
@@ -90,6 +93,6 @@ export function parseIntent(request: FastifyRequest, version: number): ApiContex
   }
   return {
     version, format: rendering.format, suppress: rendering.suppress,
-    method: method as Verb, overridden, query, input, request, scope: { tenantId: DEFAULT_TENANT }, clientId: 'anonymous',
+    method: method as Verb, overridden, query, input, request,
   };
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from '../errors.js';
 import { parseIntent, type ApiContext, type Verb } from './context.js';
+import type { AccessControl } from '../auth/access.js';
 import type { Storage } from '../storage/storage.js';
 import { runIdempotent } from './idempotency.js';
 import { sendOutcome, type Outcome } from './respond.js';
@@ -16,8 +17,15 @@ export interface Endpoint {
   /** The path after the version, in Fastify's syntax: `/dogs/:id`. */
   readonly path: string;
   readonly operations: Partial<Record<Verb, Operation>>;
-  /** Open operations need no token (route configuration, read by the auth stage). */
+  /** Open operations need no token (route configuration, read by the access stage). */
   readonly open?: boolean;
+  /** Answers any origin (CORS), preflight included. */
+  readonly cors?: boolean;
+}
+
+export interface EndpointDeps {
+  readonly storage: Storage;
+  readonly access: AccessControl;
 }
 
 /** Every method is routed, so an unoffered one is the API's 400 with Allow, not Fastify's 404. */
@@ -30,7 +38,7 @@ export function allowHeader(endpoint: Endpoint): string {
     .join(', ');
 }
 
-export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps: { storage: Storage }): void {
+export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps: EndpointDeps): void {
   const allow = allowHeader(endpoint);
   for (const version of VERSIONS) {
     app.route({
@@ -38,16 +46,21 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
       url: `/v${version}${endpoint.path}`,
       config: { endpoint, version },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const context = parseIntent(request, version);
-        if (context.overridden && request.method !== 'POST') reply.header('cache-control', 'no-store');
-        const operation = endpoint.operations[context.method];
+        const intent = parseIntent(request, version);
+        if (intent.overridden && request.method !== 'POST') reply.header('cache-control', 'no-store');
+        if (endpoint.cors) {
+          reply.header('access-control-allow-origin', '*');
+          if (request.method === 'OPTIONS') return preflight(request, reply, allow);
+        }
+        const operation = endpoint.operations[intent.method];
         if (!operation) {
-          const asked = context.overridden ? `${context.method} (by method override)` : request.method;
+          const asked = intent.overridden ? `${intent.method} (by method override)` : request.method;
           throw new ApiError('methodNotAllowed', `${asked} is not offered on this path. It offers: ${allow}.`, { allow });
         }
-        if (context.overridden && request.method !== 'POST' && isPrefetch(request)) {
+        if (intent.overridden && request.method !== 'POST' && isPrefetch(request)) {
           throw new ApiError('prefetchRefused', 'This GET changes data (it has a method override) and was sent as a prefetch, so it was not carried out. Send it as a normal request.');
         }
+        const context: ApiContext = { ...intent, ...(await deps.access.check(request, reply, intent.method, endpoint.open === true)) };
         const outcome = context.method === 'POST'
           ? await runIdempotent(context, deps.storage, () => operation.run(context))
           : await operation.run(context);
@@ -55,6 +68,17 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
       },
     });
   }
+}
+
+/** A CORS preflight (an OPTIONS request) answers 200 with what the endpoint allows. */
+function preflight(request: FastifyRequest, reply: FastifyReply, allow: string): FastifyReply {
+  const asked = request.headers['access-control-request-headers'];
+  return reply.code(200).headers({
+    'access-control-allow-methods': allow,
+    'access-control-allow-headers': typeof asked === 'string' ? asked : 'Accept, Content-Type',
+    'access-control-max-age': '86400',
+    allow,
+  }).send();
 }
 
 function isPrefetch(request: FastifyRequest): boolean {

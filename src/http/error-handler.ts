@@ -1,6 +1,7 @@
 // The one error handler and 404 handler: every failure becomes a catalogue error in the request's format.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import type { DeprecationStage } from './deprecation.js';
 import { sendError } from './respond.js';
 import { unmatchedPathError } from './versions.js';
 
@@ -25,10 +26,14 @@ export function registerErrorHandlers(app: FastifyInstance, portalUrl: string): 
   });
 }
 
-/** Fastify's frameworkErrors option: errors raised before routing (a URL that does not decode) get the API's shape too. */
-export function frameworkErrorHandler(portalUrl: string) {
+/**
+ * Fastify's frameworkErrors option: errors raised before routing (a URL that does not decode)
+ * get the API's shape too. No hook runs for them, so the deprecation stage is run here.
+ */
+export function frameworkErrorHandler(portalUrl: string, deprecation?: DeprecationStage) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     reply.header('x-request-id', request.id);
+    deprecation?.(request, reply);
     void sendError(request, reply, toApiError(error, request), `${portalUrl}/errors`);
   };
 }

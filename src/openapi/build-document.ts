@@ -7,6 +7,7 @@ import type { ResourceDef } from '../resources/definition.js';
 import { resources } from '../resources/index.js';
 import { resourceEndpoints } from '../routes/resource-routes.js';
 import type { Storage } from '../storage/storage.js';
+import { convertPath, convertSchemas } from './convert.js';
 import { ref, type JsonObject } from './json-schema.js';
 import { describeOperation } from './operations.js';
 import { PATH_CONTROL_REFS, resourceParameters, sharedParameters } from './parameters.js';
@@ -30,21 +31,32 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
   for (const def of defs) {
     for (const endpoint of resourceEndpoints(def, { storage: NO_STORAGE, config })) Object.assign(paths, pathOf(def, endpoint, version));
   }
+  Object.assign(paths, convertPath());
+  if (version < CURRENT_VERSION) markDeprecated(paths);
   return {
     openapi: '3.1.1',
     info: { title: 'Dog Registry Service', version: `v${version}`, summary: 'A registry of dogs and the people and things around them.', description: describeVersion(config, version) },
     externalDocs: { description: 'The developer portal: sign-up, error codes, versions.', url: config.portalUrl },
     servers: [{ url: `${config.publicUrl}/v${version}`, description: `Version ${version} of the API` }],
-    tags: defs.map((def) => ({ name: def.name, description: def.description })),
+    tags: [...defs.map((def) => ({ name: def.name, description: def.description })), { name: 'conversion', description: 'Currency conversion with the ECB euro reference rates.' }],
     paths,
     components: {
-      schemas: Object.assign(sharedSchemas(config.portalUrl), ...defs.map((def) => resourceSchemas(def, lookup))),
+      schemas: Object.assign(sharedSchemas(config.portalUrl), ...defs.map((def) => resourceSchemas(def, lookup)), convertSchemas()),
       parameters: Object.assign(sharedParameters(), ...defs.map(resourceParameters)),
       responses: responseComponents(),
       headers: headerComponents(),
       securitySchemes: securitySchemes(config),
     },
   };
+}
+
+/** Every operation of an earlier version is deprecated (OpenAPI's `deprecated`): v1 answers carry Deprecation once V1_SUNSET is set. */
+function markDeprecated(paths: JsonObject): void {
+  for (const item of Object.values(paths) as JsonObject[]) {
+    for (const [key, operation] of Object.entries(item)) {
+      if (key !== 'parameters') item[key] = { ...(operation as JsonObject), deprecated: true };
+    }
+  }
 }
 
 /** One endpoint as a path item with the operations described; none when nothing is described. */
@@ -79,8 +91,11 @@ function securitySchemes(config: Config): JsonObject {
 function describeVersion(config: Config, version: Version): string {
   const status = version === CURRENT_VERSION
     ? `v${version} is the current version: a creation answers 201 Created with the new item's URL in Location.`
-    : `v${version} is an earlier version that stays available: a creation answers 200. v${CURRENT_VERSION} is current.`;
-  const sunset = version < CURRENT_VERSION && config.v1Sunset ? ` v${version} is retired on ${config.v1Sunset}; its answers carry Sunset and Deprecation headers.` : '';
+    : `v${version} is an earlier version, deprecated since ${config.v1Deprecated}, that stays available: a creation answers 200. v${CURRENT_VERSION} is current; `
+      + `moving to it means accepting 201 Created (with Location) where v${version} answers 200. See ${config.portalUrl}/versions.`;
+  const sunset = version < CURRENT_VERSION && config.v1Sunset
+    ? ` v${version} is retired on ${config.v1Sunset} (00:00 UTC); until then every v${version} answer carries Deprecation, Sunset and a Link with rel="deprecation".`
+    : '';
   return [
     `The Dog Registry Service keeps dogs, their owners, veterinarians and food. ${status}${sunset}`,
     'Answers are JSON by default and XML on request: end the path with .json or .xml (/dogs.xml, /dogs/{id}.xml), or send Accept: application/xml.',

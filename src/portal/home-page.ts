@@ -12,6 +12,7 @@ export function registerHomePage(app: FastifyInstance, config: Config, prefix: s
 <ul>
 ${VERSIONS.map((version) => `<li><a href="${prefix}/openapi/v${version}.json">OpenAPI 3.1 document of v${version}</a></li>`).join('\n')}
 <li><a href="${prefix}/errors">Error codes</a></li>
+<li><a href="${prefix}/versions">Versions: v1 and v2, and the version policy</a></li>
 </ul>`);
   const route = prefix === '' ? '/' : prefix;
   const constraints = prefix === '' ? { host: new URL(config.portalUrl).host } : undefined;

@@ -1,13 +1,36 @@
 // Chooses the storage backend from the configuration: PostgreSQL when DATABASE_URL is set, else embedded SQLite.
 import type { Config } from '../config.js';
+import { PostgresStorage } from './postgres/postgres-storage.js';
 import { SqliteStorage } from './sqlite/sqlite-storage.js';
 import type { Storage } from './storage.js';
 
+/** Opens and migrates the configured database; a database that cannot be reached stops the start with a clear message. */
 export async function createStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Storage> {
-  if (config.databaseUrl) {
-    throw new Error('DATABASE_URL is set, but the PostgreSQL backend is not part of this release yet; unset it to use the embedded SQLite database.');
-  }
+  if (config.databaseUrl) return openPostgres(config.databaseUrl);
   const storage = new SqliteStorage(config.dataDir);
   await storage.migrate();
   return storage;
+}
+
+async function openPostgres(databaseUrl: string): Promise<Storage> {
+  const storage = new PostgresStorage(databaseUrl);
+  try {
+    await storage.migrate();
+  } catch (error) {
+    await storage.close().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`DATABASE_URL is set, but the PostgreSQL database at ${redacted(databaseUrl)} could not be opened and migrated: ${reason}. Check that the server is running, that the URL (host, port, database, user, password) is right and that the user may create tables, or unset DATABASE_URL to use the embedded SQLite database.`);
+  }
+  return storage;
+}
+
+/** The URL without its password, fit for a log line. */
+export function redacted(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'DATABASE_URL';
+  }
 }

@@ -1,4 +1,5 @@
 // The storage interface every backend implements (SQLite embedded, PostgreSQL for scale).
+import type { AuthStore } from '../auth/auth-store.js';
 import type { Filter, Sort } from '../query/collection.js';
 import type { AssociationDef, Item, ResourceDef, WriteValues } from '../resources/definition.js';
 
@@ -7,8 +8,14 @@ export interface Scope {
   readonly tenantId: string;
 }
 
-/** The tenant of all data until accounts exist. */
+/** The tenant of data written without an account (tests and tools that use the storage directly). */
 export const DEFAULT_TENANT = 'default';
+
+/**
+ * A scope that sees every tenant's rows: only for the open adoption listing, which shows public
+ * fields of adoptable dogs. Tenant ids are generated and never take this value.
+ */
+export const ALL_TENANTS: Scope = Object.freeze({ tenantId: '*' });
 
 export interface Criteria {
   readonly filters: readonly Filter[];
@@ -66,6 +73,8 @@ export interface SearchQuery {
 
 export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
+  /** Accounts, OAuth clients and access tokens, in the same database. */
+  readonly auth: AuthStore;
   /** Creates or upgrades the schema; safe to run on every start. */
   migrate(): Promise<void>;
   /** Resolves when the database answers; rejects otherwise. */

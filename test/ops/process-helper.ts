@@ -149,6 +149,26 @@ export function request(
   });
 }
 
+let signups = 0;
+
+/** Signs up over HTTP (the portal's JSON sign-up) and gets a token: the Authorization header to send. */
+export async function authorize(service: Pick<Service, 'port'>): Promise<Record<string, string>> {
+  signups += 1;
+  const signup = await request(service, {
+    method: 'POST', path: '/portal/signup', headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ email: `ops${signups}-${process.pid}-${Date.now()}@example.com`, password: 'correct horse battery', appName: 'ops test' }),
+  });
+  if (signup.status !== 200) throw new Error(`sign-up failed: ${signup.status} ${signup.body}`);
+  const { clientId, clientSecret } = JSON.parse(signup.body).client as { clientId: string; clientSecret: string };
+  const token = await request(service, {
+    method: 'POST', path: '/oauth2/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+    body: 'grant_type=client_credentials',
+  });
+  if (token.status !== 200) throw new Error(`token request failed: ${token.status} ${token.body}`);
+  return { authorization: `Bearer ${JSON.parse(token.body).access_token as string}` };
+}
+
 function pause(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from '../../src/storage/sqlite/migrations.js';
-import { eventually, parseLine, request, startService, tempDataDir, waitForLog } from './process-helper.js';
+import { eventually, parseLine, request, startService, tempDataDir, waitForLog, authorize } from './process-helper.js';
 
 test('the service logs JSON lines: where the API and portal are on start, and each request with its reqId', async (t) => {
   const service = await startService(t, tempDataDir(t));
@@ -15,7 +15,8 @@ test('the service logs JSON lines: where the API and portal are on start, and ea
   assert.equal(ready.portal, `${base}/portal`);
   assert.match(String(ready.msg), new RegExp(`API at ${base}/v2.*portal at ${base}/portal`));
 
-  const response = await request(service, { path: '/v1/dogs', headers: { 'x-request-id': 'log-check-1' } });
+  const auth = await authorize(service);
+  const response = await request(service, { path: '/v1/dogs', headers: { ...auth, 'x-request-id': 'log-check-1' } });
   assert.equal(response.status, 200);
   const completed = await waitForLog(service, (entry) => entry.reqId === 'log-check-1' && entry.msg === 'request completed');
   assert.equal((completed.res as { statusCode: number }).statusCode, 200);
@@ -33,10 +34,11 @@ test('the service logs JSON lines: where the API and portal are on start, and ea
 test('a write that got a 2xx survives kill -9, and the next start migrates the same DATA_DIR again without harm', async (t) => {
   const dataDir = tempDataDir(t);
   const first = await startService(t, dataDir);
+  const auth = await authorize(first);
   const created = await request(first, {
     method: 'POST',
     path: '/v1/dogs',
-    headers: { 'content-type': 'application/json' },
+    headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Rex', furColor: 'brown', location: 'Tromsø', state: 'adoptable' }),
   });
   assert.equal(created.status, 200);
@@ -49,10 +51,10 @@ test('a write that got a 2xx survives kill -9, and the next start migrates the s
   assert.ok(fs.existsSync(path.join(dataDir, 'registry.sqlite-wal')));
 
   const second = await startService(t, dataDir);
-  const read = await request(second, { path: `/v1/dogs/${String(dog.id)}` });
+  const read = await request(second, { path: `/v1/dogs/${String(dog.id)}`, headers: auth });
   assert.equal(read.status, 200);
   assert.deepEqual(JSON.parse(read.body).dog, dog);
-  const found = await request(second, { path: '/v1/dogs?q=tromso' });
+  const found = await request(second, { path: '/v1/dogs?q=tromso', headers: auth });
   assert.deepEqual(JSON.parse(found.body).dogs, [{ dog }], 'the search index survived too');
 
   second.child.kill('SIGTERM');

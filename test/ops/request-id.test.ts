@@ -5,7 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Page } from '../../src/storage/storage.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
-import { BASE, build, type RequestOptions } from '../helper.js';
+import { BASE, build, newAccount, type RequestOptions } from '../helper.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -81,9 +81,10 @@ test('a 500 gives a generic message quoting the request id, code 9000, and logs 
   await storage.migrate();
   const app = await buildApp(loadConfig({ PUBLIC_URL: BASE }), { storage, logger: { level: 'error', stream } });
   t.after(() => app.close());
+  const { token } = await newAccount(app, storage);
 
   for (const given of [undefined, 'support-case-77']) {
-    const response = await app.inject({ url: '/v1/dogs', headers: given ? { 'x-request-id': given } : {} });
+    const response = await app.inject({ url: '/v1/dogs', headers: { authorization: `Bearer ${token}`, ...(given ? { 'x-request-id': given } : {}) } });
     assert.equal(response.statusCode, 500);
     const id = String(response.headers['x-request-id']);
     if (given) assert.equal(id, given);
@@ -106,8 +107,9 @@ test('a suppressed 500 answers 200 and still quotes the request id', async (t) =
   const storage = new BrokenStorage(':memory:');
   await storage.migrate();
   const app = await buildApp(loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent' }), { storage, logger: false });
+  const { token } = await newAccount(app, storage);
   t.after(() => app.close());
-  const response = await app.inject({ url: '/v1/dogs?suppress_response_codes=true' });
+  const response = await app.inject({ url: '/v1/dogs?suppress_response_codes=true', headers: { authorization: `Bearer ${token}` } });
   assert.equal(response.statusCode, 200);
   const body = response.json();
   assert.equal(body.response_code, '500');

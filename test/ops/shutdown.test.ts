@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { eventually, request, startService, tempDataDir, waitForLog } from './process-helper.js';
+import { eventually, request, startService, tempDataDir, waitForLog, authorize } from './process-helper.js';
 
 test('SIGTERM stops accepting, lets the request in flight finish, closes the database and exits 0', async (t) => {
   const dataDir = tempDataDir(t);
   const service = await startService(t, dataDir);
+  const auth = await authorize(service);
 
   // A POST whose headers have arrived but whose body has not: a request in flight.
   const socket = net.connect(service.port, '127.0.0.1');
@@ -17,7 +18,7 @@ test('SIGTERM stops accepting, lets the request in flight finish, closes the dat
   socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
   socket.write(
     'POST /v1/dogs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n' +
-      'Content-Length: 8\r\nX-Request-Id: in-flight-1\r\n\r\nname=',
+      `Content-Length: 8\r\nX-Request-Id: in-flight-1\r\nAuthorization: ${auth.authorization}\r\n\r\nname=`,
   );
   await waitForLog(service, (entry) => entry.reqId === 'in-flight-1' && entry.msg === 'incoming request');
 

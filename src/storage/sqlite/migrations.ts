@@ -89,4 +89,34 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       );
       CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);`,
   },
+  {
+    version: 3,
+    description: 'accounts (tenants), OAuth clients and access tokens, secrets only as hashes',
+    sql: `
+      CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE clients (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        secret_hash TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX clients_tenant ON clients (tenant_id);
+      CREATE TABLE access_tokens (
+        token_hash TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        issued_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      );
+      CREATE INDEX access_tokens_expiry ON access_tokens (expires_at);`,
+  },
 ];

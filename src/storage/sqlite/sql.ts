@@ -1,7 +1,7 @@
 // SQL text for the SQLite backend, built from resource definitions (statements are cached by this text).
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
 import { words } from '../search-words.js';
-import type { Criteria, Scope } from '../storage.js';
+import { ALL_TENANTS, type Criteria, type Scope } from '../storage.js';
 
 const selectLists = new Map<ResourceDef, string>();
 
@@ -27,8 +27,9 @@ export function sortKey(field: string): string {
 
 /** The WHERE clause of tenant, filters, relation and search; `where` is undefined when nothing can match. */
 export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria): { where?: string; params: unknown[] } {
-  const clauses = ['t.tenant_id = ?'];
-  const params: unknown[] = [scope.tenantId];
+  const everyTenant = scope === ALL_TENANTS;
+  const clauses = everyTenant ? ['1 = 1'] : ['t.tenant_id = ?'];
+  const params: unknown[] = everyTenant ? [] : [scope.tenantId];
   for (const filter of criteria.filters) {
     clauses.push(`ci(t.${columnOf(filter.field)}) IN (${filter.values.map(() => '?').join(', ')})`);
     params.push(...filter.values);

@@ -2,10 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ApiError } from '../../errors.js';
 import { columnOf, representedFields, type AssociationDef, type FieldValue, type Item, type ResourceDef, type WriteValues } from '../../resources/definition.js';
 import { resourceByName, resources } from '../../resources/index.js';
-import { newId, now } from '../ids.js';
+import { now } from '../ids.js';
+import { newItem, referencedIds, referenceNotFound, toItem } from '../items.js';
+import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.js';
 import { indexedWords } from '../search-words.js';
 import {
   IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS,
@@ -13,6 +14,7 @@ import {
   type SearchHit, type SearchQuery, type Storage,
 } from '../storage.js';
 import { GroupCommit } from './group-commit.js';
+import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { migrations } from './migrations.js';
 import { fromClause, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
 
@@ -26,6 +28,7 @@ export class SqliteStorage implements Storage {
   /** Statements run so far: lets tests check that loading associations is batched. */
   queryCount = 0;
   private readonly writes: GroupCommit;
+  readonly auth: SqliteAuthStore;
 
   /** Opens (creating if needed) `<dataDir>/registry.sqlite`, or an in-memory database for ':memory:'. */
   constructor(dataDir: string | ':memory:') {
@@ -43,6 +46,7 @@ export class SqliteStorage implements Storage {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.writes = new GroupCommit(this.db);
+    this.auth = new SqliteAuthStore(this.db, this.writes);
     this.db.function('ci', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   }
 
@@ -94,13 +98,7 @@ export class SqliteStorage implements Storage {
   }
 
   async create(def: ResourceDef, scope: Scope, values: WriteValues): Promise<Item> {
-    const timestamp = now();
-    const item: Item = { id: newId() };
-    for (const [name, field] of Object.entries(def.fields)) {
-      if (field.kind !== 'refs') item[name] = (values[name] as FieldValue | undefined) ?? field.default ?? null;
-    }
-    item.createdAt = timestamp;
-    item.updatedAt = timestamp;
+    const item = newItem(def, values);
     const fields = representedFields(def);
     const insert = `INSERT INTO ${def.name} (tenant_id, ${fields.map(columnOf).join(', ')}) VALUES (?, ${fields.map(() => '?').join(', ')})`;
     await this.writes.run(() => {
@@ -174,8 +172,8 @@ export class SqliteStorage implements Storage {
   }
 
   async search(scope: Scope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
-    const window = query.offset + query.limit + 1;
-    const ranked: Array<SearchHit & { rank: number; order: number }> = [];
+    const window = searchWindow(query);
+    const ranked: RankedHit[] = [];
     query.types.forEach((def, order) => {
       const { where, params } = whereClause(def, scope, { filters: [], q: query.q });
       if (where === undefined) return;
@@ -185,10 +183,8 @@ export class SqliteStorage implements Storage {
         ranked.push({ def, item: toItem(names, row), rank: Number(row[names.length]), order });
       }
     });
-    // The best `window` of each resource hold the best `window` overall; ties go to the older item.
-    ranked.sort((a, b) => a.rank - b.rank || String(a.item.createdAt).localeCompare(String(b.item.createdAt)) || a.order - b.order);
-    const page = ranked.slice(query.offset, query.offset + query.limit);
-    return { hits: page.map(({ def, item }) => ({ def, item })), hasMore: ranked.length > query.offset + query.limit };
+    // FTS5's rank is bm25 negated: lower is better, as the merge expects.
+    return mergeSearchHits(ranked, query);
   }
 
   async claimIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim> {
@@ -260,18 +256,11 @@ export class SqliteStorage implements Storage {
 
   /** Every non-null ref, and every id of a set, must name an item of its target resource in the same tenant. */
   private checkReferences(def: ResourceDef, scope: Scope, values: WriteValues): void {
-    for (const [name, field] of Object.entries(def.fields)) {
-      const value = values[name];
-      if (!field.ref || value === null || value === undefined) continue;
-      const ids = typeof value === 'string' ? [value] : value;
-      if (ids.length === 0) continue;
-      const found = new Set(this.statement(`SELECT id FROM ${field.ref} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
+    for (const { name, ref, ids } of referencedIds(def, values)) {
+      const found = new Set(this.statement(`SELECT id FROM ${ref} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
         .pluck().all(scope.tenantId, JSON.stringify(ids)) as string[]);
       const missing = ids.filter((id) => !found.has(id));
-      if (missing.length > 0) {
-        const list = missing.map((id) => `"${id}"`).join(', ');
-        throw new ApiError('referenceNotFound', `The field "${name}" refers to ${field.ref} ${list}, which ${missing.length === 1 ? 'does' : 'do'} not exist or ${missing.length === 1 ? 'is' : 'are'} not visible to you. Create ${missing.length === 1 ? 'it' : 'them'} first or correct the ${missing.length === 1 ? 'id' : 'ids'}.`);
-      }
+      if (missing.length > 0) throw referenceNotFound(name, ref, missing);
     }
   }
 
@@ -287,10 +276,4 @@ export class SqliteStorage implements Storage {
     }
   }
 
-}
-
-function toItem(names: readonly string[], row: readonly FieldValue[]): Item {
-  const item: Item = {};
-  for (let c = 0; c < names.length; c += 1) item[names[c]!] = row[c]!;
-  return item;
 }

@@ -1,0 +1,84 @@
+// The access stage of every API request, in SPEC §8's order: token (401) → scope (403) → rate limit (403).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { Verb } from '../http/context.js';
+import { rateLimitHeaders, type RateLimiter } from '../http/rate-limit.js';
+import type { QueryParams } from '../query/collection.js';
+import type { Scope } from '../storage/storage.js';
+import { readBody } from '../http/body.js';
+import type { TokenVerifier } from './token-verifier.js';
+
+export interface Access {
+  readonly scope: Scope;
+  readonly clientId: string;
+}
+
+const REALM = 'realm="Dog Registry"';
+/** Open operations see no tenant's data through the scope (they read across tenants on purpose). */
+const NO_TENANT: Scope = Object.freeze({ tenantId: '' });
+
+/** `read` for GET, `write` for POST, PUT and DELETE — the method carried out, overrides included. */
+export function scopeFor(method: Verb): 'read' | 'write' {
+  return method === 'GET' ? 'read' : 'write';
+}
+
+export class AccessControl {
+  constructor(
+    private readonly verifier: TokenVerifier,
+    private readonly clientLimiter: RateLimiter,
+    private readonly openLimiter: RateLimiter,
+  ) {}
+
+  /** Checks the request's token, scope and rate; sets the RateLimit headers; throws the 401/403 errors. */
+  async check(request: FastifyRequest, reply: FastifyReply, method: Verb, open: boolean): Promise<Access> {
+    if (open) {
+      this.limit(this.openLimiter, `ip:${request.ip}`, reply);
+      return { scope: NO_TENANT, clientId: `ip:${request.ip}` };
+    }
+    const token = presentedToken(request);
+    if (token === undefined) {
+      throw new ApiError('tokenMissing', 'This operation needs an access token: send Authorization: Bearer <token>. Get one from POST /oauth2/token with your client id and secret (sign up in the developer portal for a client).', { 'www-authenticate': `Bearer ${REALM}` });
+    }
+    const principal = await this.verifier.verify(token);
+    if (!principal) {
+      throw new ApiError('tokenInvalid', 'The access token is not valid: it is unknown, expired or revoked. Get a new one from POST /oauth2/token.', {
+        'www-authenticate': `Bearer ${REALM}, error="invalid_token", error_description="The access token is unknown, expired or revoked"`,
+      });
+    }
+    const needed = scopeFor(method);
+    if (!principal.scopes.includes(needed)) {
+      throw new ApiError('scopeInsufficient', `The access token lacks the "${needed}" scope that ${method} needs (it has: ${principal.scopes.join(', ') || 'none'}). Ask for it when you get the token: scope=${needed}.`, {
+        'www-authenticate': `Bearer ${REALM}, error="insufficient_scope", error_description="The token lacks the ${needed} scope", scope="${needed}"`,
+      });
+    }
+    this.limit(this.clientLimiter, `client:${principal.clientId}`, reply);
+    return { scope: { tenantId: principal.tenantId }, clientId: principal.clientId };
+  }
+
+  private limit(limiter: RateLimiter, key: string, reply: FastifyReply): void {
+    if (!limiter.enabled) return;
+    const decision = limiter.take(key);
+    const headers = rateLimitHeaders(decision);
+    reply.headers(headers);
+    if (!decision.allowed) {
+      throw new ApiError('rateLimited', `Too many requests: the limit is ${decision.limit} a minute. Retry in ${decision.resetSeconds} s.`, headers);
+    }
+  }
+}
+
+/** RFC 6750 §2: the Authorization header, the access_token query parameter, or a form body field — one of them. */
+function presentedToken(request: FastifyRequest): string | undefined {
+  const found: string[] = [];
+  const header = request.headers.authorization;
+  if (header !== undefined && /^bearer /i.test(header)) found.push(header.slice(7).trim());
+  const query = (request.query as QueryParams).access_token;
+  if (query !== undefined) found.push(String(query));
+  if ((request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+    const body = readBody(request)?.access_token;
+    if (body !== undefined) found.push(String(body));
+  }
+  if (found.length > 1) {
+    throw new ApiError('tokenMultiple', 'The access token was sent more than one way. Send it once: in the Authorization header, or as access_token in the query string or the form body.');
+  }
+  return found[0] === '' ? undefined : found[0];
+}

@@ -1,0 +1,44 @@
+// The storage of accounts, OAuth clients and access tokens (secrets and tokens only as hashes).
+
+export interface Account {
+  readonly id: string;
+  readonly email: string;
+  readonly createdAt: string;
+}
+
+export interface Client {
+  readonly id: string;
+  /** The account (tenant) the client acts for. */
+  readonly tenantId: string;
+  readonly name: string;
+  readonly secretHash: string;
+  readonly scopes: readonly string[];
+}
+
+export interface AccessToken {
+  readonly tokenHash: string;
+  readonly tenantId: string;
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+  /** Seconds since the epoch. */
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+  readonly revoked: boolean;
+}
+
+export interface NewAccount {
+  readonly accountId: string;
+  readonly email: string;
+  readonly passwordHash: string;
+  readonly client: Omit<Client, 'tenantId'>;
+}
+
+export interface AuthStore {
+  /** Creates an account (a tenant) and its first client; false when the email is taken. */
+  createAccount(account: NewAccount): Promise<boolean>;
+  findClient(clientId: string): Promise<Client | undefined>;
+  saveToken(token: AccessToken): Promise<void>;
+  findToken(tokenHash: string): Promise<AccessToken | undefined>;
+  /** Revokes a token if `clientId` owns it; true when something was revoked. */
+  revokeToken(tokenHash: string, clientId: string): Promise<boolean>;
+}

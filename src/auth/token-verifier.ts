@@ -1,0 +1,45 @@
+// Checks bearer tokens: a hash lookup in the store, cached per node for at most 5 s (SPEC §7: revocation reaches every node within 5 s).
+import type { AuthStore } from './auth-store.js';
+import { secretHash } from './secrets.js';
+
+export interface Principal {
+  readonly tenantId: string;
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+}
+
+interface Cached {
+  readonly principal: Principal | undefined;
+  /** When this entry must be checked against the store again (ms). */
+  readonly recheckAt: number;
+  /** When the token expires (ms); a cached valid token still stops working then. */
+  readonly expiresAt: number;
+}
+
+export const REVOCATION_DELAY_MS = 5000;
+const MAX_ENTRIES = 100_000;
+
+export class TokenVerifier {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly store: AuthStore, private readonly clock: () => number = Date.now) {}
+
+  /** The principal of a valid token; undefined for an unknown, expired or revoked one. */
+  async verify(token: string): Promise<Principal | undefined> {
+    const time = this.clock();
+    const cached = this.cache.get(token);
+    if (cached && cached.recheckAt > time) return cached.expiresAt > time ? cached.principal : undefined;
+    const stored = await this.store.findToken(secretHash(token));
+    const expiresAt = stored ? stored.expiresAt * 1000 : 0;
+    const valid = stored !== undefined && !stored.revoked && expiresAt > time;
+    const principal = valid ? { tenantId: stored.tenantId, clientId: stored.clientId, scopes: stored.scopes } : undefined;
+    if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+    this.cache.set(token, { principal, recheckAt: time + REVOCATION_DELAY_MS, expiresAt });
+    return principal;
+  }
+
+  /** Forgets a token at once on this node (the node that revoked it need not wait). */
+  forget(token: string): void {
+    this.cache.delete(token);
+  }
+}

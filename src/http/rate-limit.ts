@@ -1,0 +1,68 @@
+// Per-node request limits (SPEC §7): a fixed one-minute window per key — a client, or an IP on the open operation.
+//
+// The counters are the one piece of state a node keeps: each node enforces its limit on its own,
+// so N nodes behind a balancer allow up to N times the limit (docs/deployment.md says how to set it).
+
+export interface RateDecision {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  /** Seconds until the window starts again. */
+  readonly resetSeconds: number;
+}
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+const WINDOW_MS = 60_000;
+
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>();
+  private lastSweep = 0;
+
+  /** `perMinute` 0 turns the limit off. */
+  constructor(readonly perMinute: number, private readonly clock: () => number = Date.now) {}
+
+  get enabled(): boolean {
+    return this.perMinute > 0;
+  }
+
+  /** Counts one request for `key` and says whether it may go ahead. */
+  take(key: string): RateDecision {
+    const time = this.clock();
+    this.sweep(time);
+    let window = this.windows.get(key);
+    if (!window || time - window.start >= WINDOW_MS) {
+      window = { start: time, count: 0 };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    const allowed = window.count <= this.perMinute;
+    return {
+      allowed,
+      limit: this.perMinute,
+      remaining: Math.max(0, this.perMinute - window.count),
+      resetSeconds: Math.max(1, Math.ceil((window.start + WINDOW_MS - time) / 1000)),
+    };
+  }
+
+  /** Drops finished windows now and then, so idle keys do not pile up. */
+  private sweep(time: number): void {
+    if (time - this.lastSweep < WINDOW_MS) return;
+    this.lastSweep = time;
+    for (const [key, window] of this.windows) if (time - window.start >= WINDOW_MS) this.windows.delete(key);
+  }
+}
+
+/** The RateLimit-* headers of an answer (draft-ietf-httpapi-ratelimit-headers, as SPEC §7 names them). */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  const headers: Record<string, string> = {
+    'ratelimit-limit': String(decision.limit),
+    'ratelimit-remaining': String(decision.remaining),
+    'ratelimit-reset': String(decision.resetSeconds),
+  };
+  if (!decision.allowed) headers['retry-after'] = String(decision.resetSeconds);
+  return headers;
+}

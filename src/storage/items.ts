@@ -1,0 +1,42 @@
+// Backend-neutral pieces of reads and writes: a new item from write values, rows as items, the missing-reference error.
+import { ApiError } from '../errors.js';
+import type { FieldValue, Item, ResourceDef, WriteValues } from '../resources/definition.js';
+import { newId, now } from './ids.js';
+
+/** The item a create stores: a fresh id, each field's value or default (write-only sets left out), both timestamps. */
+export function newItem(def: ResourceDef, values: WriteValues): Item {
+  const timestamp = now();
+  const item: Item = { id: newId() };
+  for (const [name, field] of Object.entries(def.fields)) {
+    if (field.kind !== 'refs') item[name] = (values[name] as FieldValue | undefined) ?? field.default ?? null;
+  }
+  item.createdAt = timestamp;
+  item.updatedAt = timestamp;
+  return item;
+}
+
+/** A row read as an array (columns in the order of `names`) as an item. */
+export function toItem(names: readonly string[], row: readonly FieldValue[]): Item {
+  const item: Item = {};
+  for (let c = 0; c < names.length; c += 1) item[names[c]!] = row[c]!;
+  return item;
+}
+
+/** The ids of every non-null ref and every non-empty set in the values, by field: those a write must find. */
+export function referencedIds(def: ResourceDef, values: WriteValues): Array<{ name: string; ref: string; ids: readonly string[] }> {
+  const wanted: Array<{ name: string; ref: string; ids: readonly string[] }> = [];
+  for (const [name, field] of Object.entries(def.fields)) {
+    const value = values[name];
+    if (!field.ref || value === null || value === undefined) continue;
+    const ids = typeof value === 'string' ? [value] : value;
+    if (ids.length > 0) wanted.push({ name, ref: field.ref, ids });
+  }
+  return wanted;
+}
+
+/** The 400 for references to ids that do not exist in the caller's tenant (same words on every backend). */
+export function referenceNotFound(name: string, ref: string, missing: readonly string[]): ApiError {
+  const one = missing.length === 1;
+  const list = missing.map((id) => `"${id}"`).join(', ');
+  return new ApiError('referenceNotFound', `The field "${name}" refers to ${ref} ${list}, which ${one ? 'does' : 'do'} not exist or ${one ? 'is' : 'are'} not visible to you. Create ${one ? 'it' : 'them'} first or correct the ${one ? 'id' : 'ids'}.`);
+}

@@ -1,0 +1,133 @@
+// The PostgreSQL schema, as numbered migrations applied in order on start (each exactly once, under a lock).
+//
+// The tables and columns are those of the SQLite schema. Every table leads with tenant_id and
+// every key includes it, so that a tenant-sharded PostgreSQL (Citus, distributed by tenant_id)
+// takes the schema as it is. `seq` is the creation order; `id` the opaque public id, unique per
+// tenant. Filters compare lower(column), so their indexes are on that expression.
+// `search_words` holds the words the service folded itself (search-words.ts); `search_vector`
+// the same words as a tsvector for the GIN index, built from them without a text parser.
+
+function resourceTable(table: string, columns: string): string {
+  return `
+    CREATE TABLE ${table} (
+      tenant_id text NOT NULL,
+      seq bigserial NOT NULL,
+      id text NOT NULL,
+      ${columns},
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      search_words text NOT NULL DEFAULT '',
+      search_vector tsvector NOT NULL DEFAULT ''::tsvector,
+      PRIMARY KEY (tenant_id, seq),
+      UNIQUE (tenant_id, id)
+    );
+    CREATE INDEX ${table}_search ON ${table} USING gin (search_vector);`;
+}
+
+function linkTable(table: string, self: string, target: string): string {
+  return `
+    CREATE TABLE ${table} (
+      tenant_id text NOT NULL,
+      seq bigserial NOT NULL,
+      ${self} text NOT NULL,
+      ${target} text NOT NULL,
+      PRIMARY KEY (tenant_id, seq),
+      UNIQUE (tenant_id, ${self}, ${target})
+    );
+    CREATE INDEX ${table}_${target.replace(/_id$/, '')} ON ${table} (tenant_id, ${target}, seq);`;
+}
+
+/** An index for a case-insensitive filter: lower(column) as the filters compare it, then creation order. */
+function filterIndex(table: string, column: string): string {
+  return `CREATE INDEX ${table}_${column} ON ${table} (tenant_id, lower(${column}), seq);`;
+}
+
+export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
+  {
+    version: 1,
+    description: 'dogs, owners, veterinarians, foods and their links',
+    sql: `
+      ${resourceTable('dogs', `
+        name text NOT NULL,
+        fur_color text,
+        state text NOT NULL DEFAULT 'registered',
+        location text,
+        owner_id text,
+        veterinarian_id text`)}
+      ${filterIndex('dogs', 'fur_color')}
+      ${filterIndex('dogs', 'state')}
+      ${filterIndex('dogs', 'location')}
+      CREATE INDEX dogs_owner ON dogs (tenant_id, owner_id, seq);
+      CREATE INDEX dogs_veterinarian ON dogs (tenant_id, veterinarian_id, seq);
+      -- The open adoption listing reads adoptable dogs of every tenant.
+      CREATE INDEX dogs_adoptable ON dogs (lower(state), seq);
+
+      ${resourceTable('owners', `
+        name text NOT NULL,
+        email text,
+        location text`)}
+      ${filterIndex('owners', 'location')}
+
+      ${resourceTable('veterinarians', `
+        name text NOT NULL,
+        clinic text,
+        location text`)}
+      ${filterIndex('veterinarians', 'clinic')}
+      ${filterIndex('veterinarians', 'location')}
+
+      ${resourceTable('foods', `
+        name text NOT NULL,
+        brand text`)}
+      ${filterIndex('foods', 'brand')}
+
+      ${linkTable('dog_foods', 'dog_id', 'food_id')}
+      ${linkTable('owner_veterinarians', 'owner_id', 'veterinarian_id')}`,
+  },
+  {
+    version: 2,
+    description: 'Idempotency-Key records of POST requests',
+    sql: `
+      CREATE TABLE idempotency_keys (
+        tenant_id text NOT NULL,
+        client_id text NOT NULL,
+        key text NOT NULL,
+        fingerprint text NOT NULL,
+        answer text,
+        created_at bigint NOT NULL,
+        PRIMARY KEY (tenant_id, client_id, key)
+      );
+      CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);`,
+  },
+  {
+    version: 3,
+    description: 'accounts (tenants), OAuth clients and access tokens, secrets only as hashes',
+    // Looked up by their own keys (an email, a client id, a token hash), not by tenant: under
+    // Citus these are small reference tables, or distributed by their key.
+    sql: `
+      CREATE TABLE accounts (
+        id text PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        password_hash text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE clients (
+        id text PRIMARY KEY,
+        tenant_id text NOT NULL,
+        name text NOT NULL,
+        secret_hash text NOT NULL,
+        scopes text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX clients_tenant ON clients (tenant_id);
+      CREATE TABLE access_tokens (
+        token_hash text PRIMARY KEY,
+        tenant_id text NOT NULL,
+        client_id text NOT NULL,
+        scopes text NOT NULL,
+        issued_at bigint NOT NULL,
+        expires_at bigint NOT NULL,
+        revoked_at bigint
+      );
+      CREATE INDEX access_tokens_expiry ON access_tokens (expires_at);`,
+  },
+];

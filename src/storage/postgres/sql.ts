@@ -1,0 +1,118 @@
+// SQL text for the PostgreSQL backend, built from resource definitions; values always travel as $n parameters.
+import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
+import type { Sort } from '../../query/collection.js';
+import { ALL_TENANTS, type Criteria, type Scope } from '../storage.js';
+import { searchQuery } from './text-search.js';
+
+/** Positional parameters collected while a statement is written: add() gives the placeholder of a value. */
+export class Params {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+const TIMESTAMPS = new Set(['createdAt', 'updatedAt']);
+/** Timestamps are read back exactly as the service wrote them: RFC 3339 UTC with milliseconds. */
+const RFC3339 = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+const selectLists = new Map<ResourceDef, string>();
+
+/** The columns of a representation, in the order of representedFields, each named by its column. */
+export function selectList(def: ResourceDef): string {
+  let list = selectLists.get(def);
+  if (list === undefined) {
+    list = representedFields(def).map((name) => {
+      const column = columnOf(name);
+      return TIMESTAMPS.has(name) ? `to_char(t.${column} AT TIME ZONE 'UTC', ${RFC3339}) AS ${column}` : `t.${column}`;
+    }).join(', ');
+    selectLists.set(def, list);
+  }
+  return list;
+}
+
+/**
+ * The ORDER BY of a sort. Text compares case-insensitively and by code point (COLLATE "C"), and
+ * null sorts first, as in SQLite, so that both backends give the same order; ties in creation order.
+ */
+export function orderBy(sort: Sort | undefined, rank: string | undefined): string {
+  const keys: string[] = [];
+  if (sort) {
+    const column = `t.${columnOf(sort.field)}`;
+    const key = TIMESTAMPS.has(sort.field) ? column : `lower(${column}) COLLATE "C"`;
+    keys.push(sort.descending ? `${key} DESC NULLS LAST` : `${key} ASC NULLS FIRST`);
+  } else if (rank !== undefined) {
+    keys.push(`${rank} DESC`);
+  }
+  keys.push('t.seq');
+  return keys.join(', ');
+}
+
+export interface Where {
+  readonly where: string;
+  /** With search text: the relevance of a row (higher is better), for ORDER BY. */
+  readonly rank?: string;
+}
+
+/** The WHERE clause of tenant, filters, relation and search; undefined when nothing can match. */
+export function whereClause(scope: Scope, criteria: Criteria, params: Params): Where | undefined {
+  const clauses: string[] = [];
+  if (scope !== ALL_TENANTS) clauses.push(`t.tenant_id = ${params.add(scope.tenantId)}`);
+  for (const filter of criteria.filters) {
+    clauses.push(`lower(t.${columnOf(filter.field)}) = ANY(${params.add(filter.values)}::text[])`);
+  }
+  if (criteria.related) {
+    const { association, parentId } = criteria.related;
+    if ('reverseField' in association) {
+      clauses.push(`t.${columnOf(association.reverseField)} = ${params.add(parentId)}`);
+    } else if ('link' in association) {
+      const { table, selfColumn, targetColumn } = association.link;
+      clauses.push(`EXISTS (SELECT 1 FROM ${table} l WHERE l.tenant_id = t.tenant_id AND l.${selfColumn} = ${params.add(parentId)} AND l.${targetColumn} = t.id)`);
+    }
+  }
+  let rank: string | undefined;
+  if (criteria.q !== undefined) {
+    const query = searchQuery(criteria.q);
+    if (query === undefined) return undefined;
+    const tsquery = `${params.add(query)}::tsquery`;
+    clauses.push(`t.search_vector @@ ${tsquery}`);
+    // Normalization 1 divides by 1 + log(number of words): a short item that matches ranks higher.
+    rank = `ts_rank(t.search_vector, ${tsquery}, 1)`;
+  }
+  return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true', rank };
+}
+
+/** The INSERT of one item: tenant, the represented fields, then the search columns. */
+export function insertStatement(def: ResourceDef): string {
+  const columns = representedFields(def).map(columnOf);
+  const values = columns.map((_, index) => `$${index + 2}`);
+  const words = columns.length + 2;
+  return `INSERT INTO ${def.name} (tenant_id, ${columns.join(', ')}, search_words, search_vector)
+    VALUES ($1, ${values.join(', ')}, $${words}, $${words + 1}::tsvector)`;
+}
+
+/**
+ * One query for an association over many parents: rows are the target's columns, then the key
+ * they belong to. The keys are one array parameter ($2), so the text is the same however many
+ * there are; $1 is the tenant and $3 the most items per key.
+ */
+export function relatedQuery(association: AssociationDef, target: ResourceDef): string {
+  if (association.kind === 'one') {
+    return `SELECT ${selectList(target)}, t.id FROM ${target.name} t WHERE t.tenant_id = $1 AND t.id = ANY($2::text[])`;
+  }
+  let inner: string;
+  if ('reverseField' in association) {
+    const column = `t.${columnOf(association.reverseField)}`;
+    inner = `SELECT ${selectList(target)}, ${column} AS k, t.seq AS s, ROW_NUMBER() OVER (PARTITION BY ${column} ORDER BY t.seq) AS n
+      FROM ${target.name} t WHERE t.tenant_id = $1 AND ${column} = ANY($2::text[])`;
+  } else {
+    const { table, selfColumn, targetColumn } = association.link;
+    inner = `SELECT ${selectList(target)}, l.${selfColumn} AS k, t.seq AS s, ROW_NUMBER() OVER (PARTITION BY l.${selfColumn} ORDER BY t.seq) AS n
+      FROM ${table} l JOIN ${target.name} t ON t.tenant_id = l.tenant_id AND t.id = l.${targetColumn}
+      WHERE l.tenant_id = $1 AND l.${selfColumn} = ANY($2::text[])`;
+  }
+  const columns = [...representedFields(target).map((name) => `r.${columnOf(name)}`), 'r.k'].join(', ');
+  return `SELECT ${columns} FROM (${inner}) r WHERE r.n <= $3 ORDER BY r.s`;
+}

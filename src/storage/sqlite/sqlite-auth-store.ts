@@ -1,0 +1,59 @@
+// Accounts, clients and access tokens in the SQLite database (writes share the storage's group commit).
+import type Database from 'better-sqlite3';
+import type { AccessToken, AuthStore, Client, NewAccount } from '../../auth/auth-store.js';
+import { now } from '../ids.js';
+import type { GroupCommit } from './group-commit.js';
+
+interface TokenRow {
+  token_hash: string;
+  tenant_id: string;
+  client_id: string;
+  scopes: string;
+  issued_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export class SqliteAuthStore implements AuthStore {
+  constructor(private readonly db: Database.Database, private readonly writes: GroupCommit) {}
+
+  async createAccount(account: NewAccount): Promise<boolean> {
+    return this.writes.run(() => {
+      const taken = this.db.prepare('SELECT 1 FROM accounts WHERE email = ?').get(account.email);
+      if (taken) return false;
+      const created = now();
+      this.db.prepare('INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)')
+        .run(account.accountId, account.email, account.passwordHash, created);
+      const { client } = account;
+      this.db.prepare('INSERT INTO clients (id, tenant_id, name, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(client.id, account.accountId, client.name, client.secretHash, client.scopes.join(' '), created);
+      return true;
+    });
+  }
+
+  async findClient(clientId: string): Promise<Client | undefined> {
+    const row = this.db.prepare('SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = ?').get(clientId) as
+      { id: string; tenant_id: string; name: string; secret_hash: string; scopes: string } | undefined;
+    return row && { id: row.id, tenantId: row.tenant_id, name: row.name, secretHash: row.secret_hash, scopes: row.scopes.split(' ') };
+  }
+
+  async saveToken(token: AccessToken): Promise<void> {
+    await this.writes.run(() => this.db.prepare(
+      'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt));
+  }
+
+  async findToken(tokenHash: string): Promise<AccessToken | undefined> {
+    const row = this.db.prepare('SELECT * FROM access_tokens WHERE token_hash = ?').get(tokenHash) as TokenRow | undefined;
+    return row && {
+      tokenHash: row.token_hash, tenantId: row.tenant_id, clientId: row.client_id, scopes: row.scopes.split(' '),
+      issuedAt: row.issued_at, expiresAt: row.expires_at, revoked: row.revoked_at !== null,
+    };
+  }
+
+  async revokeToken(tokenHash: string, clientId: string): Promise<boolean> {
+    return this.writes.run(() => this.db.prepare(
+      'UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL',
+    ).run(Math.floor(Date.now() / 1000), tokenHash, clientId).changes > 0);
+  }
+}

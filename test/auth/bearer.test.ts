@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { secretHash } from '../../src/auth/secrets.js';
+import { build, createDog, newAccount } from '../helper.js';
+
+test('without a token an API operation is a 401 with a Bearer challenge', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs', token: null });
+  assert.equal(response.statusCode, 401);
+  assert.equal(response.headers['www-authenticate'], 'Bearer realm="Dog Registry"');
+  assert.equal(response.json().code, 5000);
+  assert.match(response.json().more_info, /\/errors\/5000$/);
+});
+
+test('an unknown, tampered, expired or revoked token is a 401 with error="invalid_token"', async (t) => {
+  const api = await build(t);
+  const { token, tenantId, clientId } = api.credentials;
+  const expired = 'expired-token-value';
+  const past = Math.floor(Date.now() / 1000) - 10;
+  await api.storage.auth.saveToken({ tokenHash: secretHash(expired), tenantId, clientId, scopes: ['read', 'write'], issuedAt: past - 3600, expiresAt: past, revoked: false });
+  const tampered = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
+  for (const bad of ['not-a-token', tampered, expired]) {
+    const response = await api.request({ url: '/v1/dogs', token: bad });
+    assert.equal(response.statusCode, 401, bad);
+    assert.match(String(response.headers['www-authenticate']), /^Bearer realm="Dog Registry", error="invalid_token"/);
+    assert.equal(response.json().code, 5001);
+  }
+});
+
+test('scopes are independent: a write-only token cannot GET, a read-only one cannot write, overrides included', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  const readOnly = await newAccount(api.app, api.storage, ['read']);
+  const writeOnly = await newAccount(api.app, api.storage, ['write']);
+  const denied = await api.request({ url: '/v1/dogs', token: writeOnly.token });
+  assert.equal(denied.statusCode, 403);
+  assert.match(String(denied.headers['www-authenticate']), /error="insufficient_scope".*scope="read"/);
+  assert.equal(denied.json().code, 5002);
+  assert.equal((await api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'W' }, token: writeOnly.token })).statusCode, 200);
+  assert.equal((await api.request({ url: '/v1/dogs', token: readOnly.token })).statusCode, 200);
+  for (const request of [
+    { method: 'POST' as const, url: '/v1/dogs', form: { name: 'X' } },
+    { url: `/v1/dogs?method=post&name=X` },
+    { url: `/v1/dogs/${dog.id}?method=delete` },
+  ]) {
+    const response = await api.request({ ...request, token: readOnly.token });
+    assert.equal(response.statusCode, 403, request.url);
+    assert.match(String(response.headers['www-authenticate']), /scope="write"/);
+  }
+});
+
+test('the token may come as access_token in the query string or a form body, but only one way', async (t) => {
+  const api = await build(t);
+  const { token } = api.credentials;
+  assert.equal((await api.request({ url: `/v1/dogs?access_token=${token}`, token: null })).statusCode, 200);
+  const viaForm = await api.request({ method: 'POST', url: '/v1/dogs', token: null, form: { name: 'Rex', access_token: token } });
+  assert.equal(viaForm.statusCode, 200);
+  const twice = await api.request({ url: `/v1/dogs?access_token=${token}` });
+  assert.equal(twice.statusCode, 400);
+  assert.equal(twice.json().code, 5004);
+});
+
+test('suppress_response_codes applies to 401 and 403 too', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v1/dogs.xml?suppress_response_codes=true', token: null });
+  assert.equal(response.statusCode, 200);
+  assert.match(response.body, /<error><response_code>401<\/response_code>/);
+  const writeOnly = await newAccount(api.app, api.storage, ['write']);
+  const scoped = await api.request({ url: '/v1/dogs?suppress_response_codes=true', token: writeOnly.token });
+  assert.equal(scoped.json().response_code, '403');
+});
+
+test('the order of checks: route and method before the token, the token before parameters and body', async (t) => {
+  const api = await build(t);
+  assert.equal((await api.request({ url: '/v1/cats', token: null })).statusCode, 404);
+  assert.equal((await api.request({ url: '/v9/dogs', token: null })).statusCode, 404);
+  assert.equal((await api.request({ method: 'PATCH', url: '/v1/dogs', token: null })).statusCode, 400);
+  const params = await api.request({ url: '/v1/dogs?limit=0', token: null });
+  assert.equal(params.statusCode, 401);
+  const body = await api.request({ method: 'POST', url: '/v1/dogs', json: { bogus: 1 }, token: null });
+  assert.equal(body.statusCode, 401);
+  const missing = await api.request({ url: '/v1/dogs/nothere', token: null });
+  assert.equal(missing.statusCode, 401);
+});
+
+test('the portal, the infrastructure and the OAuth endpoints need no token', async (t) => {
+  const api = await build(t);
+  for (const url of ['/healthz', '/portal/errors', '/portal/openapi/v2.json', '/.well-known/oauth-authorization-server', '/portal/signup']) {
+    assert.equal((await api.request({ url, token: null })).statusCode, 200, url);
+  }
+});

