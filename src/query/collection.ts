@@ -8,6 +8,11 @@ export interface Filter {
   readonly field: string;
   /** Lower-cased values; an item matches when its field equals any of them, ignoring case. */
   readonly values: readonly string[];
+  /**
+   * The field holds only canonical lower-case values (an enum such as state), so it is compared
+   * as it is, and its plain index serves.
+   */
+  readonly exact?: boolean;
 }
 
 export interface Sort {
@@ -76,7 +81,7 @@ export function parseFilters(def: ResourceDef, params: QueryParams): Filter[] {
     if (wrong) {
       throw new ApiError('filterInvalid', `The filter ${param} has the value "${wrong}", which is not one of: ${allowed.join(', ')}.`);
     }
-    filters.push({ field, values });
+    filters.push({ field, values, ...(allowed ? { exact: true } : {}) });
   }
   return filters;
 }

@@ -35,7 +35,7 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
           checkParams(context, ['fields', 'limit', 'offset', 'sort', 'color', 'location']);
           const selection = publicSelection(single(query, 'fields'));
           const sort = publicSort(single(query, 'sort'));
-          const filters = [...parseFilters(adoptableDogs, query), { field: 'state', values: ['adoptable'] }];
+          const filters = [...parseFilters(adoptableDogs, query), { field: 'state', values: ['adoptable'], exact: true }];
           const limit = parseLimit(query);
           const offset = parseOffset(query);
           const page = await storage.list(adoptableDogs, ALL_TENANTS, { filters, sort, limit, offset });

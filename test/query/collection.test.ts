@@ -52,7 +52,7 @@ test('filters map parameters onto fields, lower-case their values and split list
 test('an invalid state filter lists the states', () => {
   assert.throws(() => parseFilters(dogs, { state: 'sleeping' }), (error: ApiError) =>
     error.errorName === 'filterInvalid' && /registered, adoptable, adopted, lost/.test(error.message));
-  assert.deepEqual(parseFilters(dogs, { state: 'LOST,adopted' }), [{ field: 'state', values: ['lost', 'adopted'] }]);
+  assert.deepEqual(parseFilters(dogs, { state: 'LOST,adopted' }), [{ field: 'state', values: ['lost', 'adopted'], exact: true }]);
 });
 
 test('an empty filter value is a 400 rather than matching nothing', () => {

@@ -31,7 +31,8 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria):
   const clauses = everyTenant ? ['1 = 1'] : ['t.tenant_id = ?'];
   const params: unknown[] = everyTenant ? [] : [scope.tenantId];
   for (const filter of criteria.filters) {
-    clauses.push(`ci(t.${columnOf(filter.field)}) IN (${filter.values.map(() => '?').join(', ')})`);
+    const column = `t.${columnOf(filter.field)}`;
+    clauses.push(`${filter.exact ? column : `ci(${column})`} IN (${filter.values.map(() => '?').join(', ')})`);
     params.push(...filter.values);
   }
   if (criteria.related) {
