@@ -1,53 +1,88 @@
 // Builds the OpenAPI 3.1 document of one API version from the resource definitions, their endpoints and schemas.
 import type { Config } from '../config.js';
-import type { Verb } from '../http/context.js';
+import type { RateTable } from '../conversion/ecb-rates.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { CURRENT_VERSION, type Version } from '../http/versions.js';
 import type { ResourceDef } from '../resources/definition.js';
 import { resources } from '../resources/index.js';
-import { resourceEndpoints } from '../routes/resource-routes.js';
+import { adoptionsEndpoint } from '../routes/adoptions-routes.js';
+import { convertEndpoint } from '../routes/convert-routes.js';
+import { resourceEndpoints, type RouteDeps } from '../routes/resource-routes.js';
+import { searchEndpoint } from '../routes/search-routes.js';
 import type { Storage } from '../storage/storage.js';
-import { convertPath, convertSchemas } from './convert.js';
-import { ref, type JsonObject } from './json-schema.js';
-import { describeOperation } from './operations.js';
-import { PATH_CONTROL_REFS, resourceParameters, sharedParameters } from './parameters.js';
+import { adoptionParameters, adoptionSchemas, describeAdoptions } from './adoptions.js';
+import { convertSchemas, describeConvert } from './convert.js';
+import type { JsonObject } from './json-schema.js';
+import { describeNestedOperation } from './nested.js';
+import { describeResourceOperation } from './operations.js';
+import { resourceParameters, sharedParameters } from './parameters.js';
+import { pathItem, type DescribeVerb } from './paths.js';
 import { headerComponents, responseComponents } from './responses.js';
-import { resourceSchemas, sharedSchemas } from './schemas.js';
+import { resourceSchemas, sharedSchemas, type ResourceLookup } from './schemas.js';
+import { describeSearch, searchParameters, searchSchemas } from './search.js';
+import { securitySchemes } from './security.js';
 
-const VERBS: readonly Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
-
-/** The endpoints are only described here, never run, so they get a storage that refuses every use. */
-const NO_STORAGE = new Proxy({}, {
-  get() {
-    throw new Error('The OpenAPI document describes operations and never runs them.');
-  },
-}) as Storage;
+/** The endpoints are only described here, never run, so they get dependencies that refuse every use. */
+function refusing<T>(): T {
+  return new Proxy({}, {
+    get() {
+      throw new Error('The OpenAPI document describes operations and never runs them.');
+    },
+  }) as T;
+}
 
 /** The document of `version`; `defs` defaults to every resource the service serves. */
 export function buildDocument(config: Config, version: Version, defs: readonly ResourceDef[] = resources): JsonObject {
   const byName = new Map(defs.map((def) => [def.name, def]));
-  const lookup = (name: string): ResourceDef | undefined => byName.get(name);
+  const lookup: ResourceLookup = (name) => byName.get(name);
   const paths: JsonObject = {};
-  for (const def of defs) {
-    for (const endpoint of resourceEndpoints(def, { storage: NO_STORAGE, config })) Object.assign(paths, pathOf(def, endpoint, version));
+  for (const [endpoint, describe] of describedEndpoints({ storage: refusing<Storage>(), config }, version, defs, lookup)) {
+    Object.assign(paths, pathItem(endpoint, describe));
   }
-  Object.assign(paths, convertPath());
   if (version < CURRENT_VERSION) markDeprecated(paths);
   return {
     openapi: '3.1.1',
     info: { title: 'Dog Registry Service', version: `v${version}`, summary: 'A registry of dogs and the people and things around them.', description: describeVersion(config, version) },
     externalDocs: { description: 'The developer portal: sign-up, error codes, versions.', url: config.portalUrl },
     servers: [{ url: `${config.publicUrl}/v${version}`, description: `Version ${version} of the API` }],
-    tags: [...defs.map((def) => ({ name: def.name, description: def.description })), { name: 'conversion', description: 'Currency conversion with the ECB euro reference rates.' }],
+    tags: [
+      ...defs.map((def) => ({ name: def.name, description: def.description })),
+      { name: 'search', description: 'One search over every resource.' },
+      { name: 'adoptions', description: 'Dogs up for adoption: the one operation open to anyone.' },
+      { name: 'conversion', description: 'Currency conversion with the ECB euro reference rates.' },
+    ],
     paths,
     components: {
-      schemas: Object.assign(sharedSchemas(config.portalUrl), ...defs.map((def) => resourceSchemas(def, lookup)), convertSchemas()),
-      parameters: Object.assign(sharedParameters(), ...defs.map(resourceParameters)),
+      schemas: Object.assign(sharedSchemas(config.portalUrl), ...defs.map((def) => resourceSchemas(def, lookup)),
+        searchSchemas(defs), adoptionSchemas(), convertSchemas()),
+      parameters: Object.assign(sharedParameters(), ...defs.map(resourceParameters), searchParameters(defs), adoptionParameters()),
       responses: responseComponents(),
       headers: headerComponents(),
       securitySchemes: securitySchemes(config),
     },
   };
+}
+
+/**
+ * The endpoints app.ts registers, made by the same factories, each with what describes it: the
+ * resources' from their definitions (own and nested paths), then the service-wide ones.
+ */
+function describedEndpoints(deps: RouteDeps, version: Version, defs: readonly ResourceDef[], lookup: ResourceLookup): Array<[Endpoint, DescribeVerb]> {
+  const described: Array<[Endpoint, DescribeVerb]> = [];
+  for (const def of defs) {
+    for (const endpoint of resourceEndpoints(def, deps)) {
+      const rest = endpoint.path.slice(def.name.length + 1);
+      described.push([endpoint, (verb, verbs) => describeResourceOperation(def, rest, verb, version)
+        ?? describeNestedOperation(def, rest, verb, version, lookup, verbs)]);
+    }
+  }
+  const onlyGet = (describe: () => JsonObject): DescribeVerb => (verb) => (verb === 'GET' ? describe() : undefined);
+  described.push(
+    [searchEndpoint(deps), onlyGet(() => describeSearch(defs))],
+    [adoptionsEndpoint(deps), onlyGet(describeAdoptions)],
+    [convertEndpoint(refusing<RateTable>()), onlyGet(describeConvert)],
+  );
+  return described;
 }
 
 /** Every operation of an earlier version is deprecated (OpenAPI's `deprecated`): v1 answers carry Deprecation once V1_SUNSET is set. */
@@ -57,35 +92,6 @@ function markDeprecated(paths: JsonObject): void {
       if (key !== 'parameters') item[key] = { ...(operation as JsonObject), deprecated: true };
     }
   }
-}
-
-/** One endpoint as a path item with the operations described; none when nothing is described. */
-function pathOf(def: ResourceDef, endpoint: Endpoint, version: Version): JsonObject {
-  const rest = endpoint.path.startsWith(`/${def.name}`) ? endpoint.path.slice(def.name.length + 1) : endpoint.path;
-  const item: JsonObject = {};
-  for (const verb of VERBS) {
-    const operation = endpoint.operations[verb] && describeOperation(def, rest, verb, version, endpoint.open ?? false);
-    if (operation) item[verb.toLowerCase()] = operation;
-  }
-  if (Object.keys(item).length === 0) return {};
-  const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
-  const parameters = [...(path.includes('{id}') ? [ref('parameters', 'id')] : []), ...PATH_CONTROL_REFS];
-  return { [path]: { parameters, ...item } };
-}
-
-function securitySchemes(config: Config): JsonObject {
-  const tokenUrl = `${config.publicUrl}/oauth2/token`;
-  const scopes = { read: 'Read: every GET.', write: 'Change: every POST, PUT and DELETE, method overrides included.' };
-  return {
-    oauth2: {
-      type: 'oauth2',
-      description: `Send the access token as Authorization: Bearer <token>, or as access_token. Sign up at ${config.portalUrl}/signup to get a client.`,
-      flows: {
-        clientCredentials: { tokenUrl, scopes },
-        authorizationCode: { authorizationUrl: `${config.publicUrl}/oauth2/authorize`, tokenUrl, refreshUrl: tokenUrl, scopes },
-      },
-    },
-  };
 }
 
 function describeVersion(config: Config, version: Version): string {
@@ -99,6 +105,8 @@ function describeVersion(config: Config, version: Version): string {
   return [
     `The Dog Registry Service keeps dogs, their owners, veterinarians and food. ${status}${sunset}`,
     'Answers are JSON by default and XML on request: end the path with .json or .xml (/dogs.xml, /dogs/{id}.xml), or send Accept: application/xml.',
+    `Every operation needs an OAuth 2.0 access token (client credentials, from ${config.publicUrl}/oauth2/token; see the oauth2 security scheme) `
+      + 'except GET /adoptions, which is open to anyone.',
     `Every error has a plain-language message, an integer code and a more_info link to ${config.portalUrl}/errors/<code>.`,
     'Clients that cannot send PUT or DELETE, or read statuses other than 200, can use the method and suppress_response_codes parameters.',
   ].join('\n\n');

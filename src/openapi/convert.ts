@@ -3,7 +3,6 @@ import { RATE_PLACES } from '../conversion/convert.js';
 import { ECB_SOURCE } from '../conversion/ecb-rates.js';
 import { AMOUNT_ACCEPTED, MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS } from '../conversion/money.js';
 import { ref, type JsonObject } from './json-schema.js';
-import { PATH_CONTROL_REFS } from './parameters.js';
 import { bothFormats, commonHeaders } from './responses.js';
 
 const CODE = { type: 'string', pattern: '^[A-Za-z]{3}$' };
@@ -18,9 +17,9 @@ function codeParameter(name: 'from' | 'to', example: string, role: string): Json
   };
 }
 
-/** The path item of /convert; the same in every version. */
-export function convertPath(): Record<string, JsonObject> {
-  const operation: JsonObject = {
+/** GET /convert (before security and the shared answers); the same in every version. */
+export function describeConvert(): JsonObject {
+  return {
     operationId: 'convertCurrency',
     summary: 'Convert an amount between currencies',
     description: 'amount × rate[to] ÷ rate[from], with the euro reference rates of the European Central Bank (cross rates through EUR), '
@@ -38,7 +37,6 @@ export function convertPath(): Record<string, JsonObject> {
       },
       ref('parameters', 'If-None-Match'),
     ],
-    security: [{ oauth2: ['read'] }],
     responses: {
       200: {
         description: 'The conversion.',
@@ -46,13 +44,8 @@ export function convertPath(): Record<string, JsonObject> {
         content: bothFormats(ref('schemas', 'ConversionEnvelope'), ref('schemas', 'Conversion')),
       },
       304: ref('responses', 'NotModified'),
-      400: ref('responses', 'BadRequest'),
-      401: ref('responses', 'Unauthorized'),
-      403: ref('responses', 'Forbidden'),
-      500: ref('responses', 'InternalError'),
     },
   };
-  return { '/convert': { parameters: [...PATH_CONTROL_REFS], get: operation } };
 }
 
 export function convertSchemas(): Record<string, JsonObject> {

@@ -41,6 +41,11 @@ function simplifyUnion(schema: JsonObject, members: readonly JsonObject[]): Json
   return result;
 }
 
+/** `a dog`, `an owner`: the indefinite article for a noun of the document. */
+export function withArticle(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 export function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }

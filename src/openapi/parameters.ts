@@ -7,13 +7,17 @@ import { ref, type JsonObject } from './json-schema.js';
 /** parseOffset reads at most nine digits. */
 const MAX_OFFSET = 999_999_999;
 
-function inQuery(name: string, description: string, schema: JsonObject, extra: JsonObject = {}): JsonObject {
+export function inQuery(name: string, description: string, schema: JsonObject, extra: JsonObject = {}): JsonObject {
   return { name, in: 'query', description, schema, ...extra };
 }
 
 function inHeader(name: string, description: string, example: string): JsonObject {
   return { name, in: 'header', description, schema: { type: 'string', minLength: 1 }, example };
 }
+
+const Q_TEXT = 'Search text. Every word must match a word of a searched field, exactly or as its start, ignoring case and accents. '
+  + 'Without sort, the best matches come first.';
+const Q_SCHEMA = { type: 'string', minLength: 1, maxLength: MAX_Q_LENGTH };
 
 /** Typed by CONTROL_PARAMS, so a new control parameter cannot go undocumented. */
 const CONTROL: Readonly<Record<(typeof CONTROL_PARAMS)[number], JsonObject>> = {
@@ -34,8 +38,8 @@ export function sharedParameters(): Record<string, JsonObject> {
     },
     limit: inQuery('limit', `How many items the page holds, from 1 to ${MAX_LIMIT}.`, { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
     offset: inQuery('offset', 'How many items to skip before the page starts.', { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 }),
-    q: inQuery('q', 'Search text. Every word must match a word of a searched field, exactly or as its start, ignoring case and accents. '
-      + 'Without sort, the best matches come first.', { type: 'string', minLength: 1, maxLength: MAX_Q_LENGTH }),
+    q: inQuery('q', Q_TEXT, Q_SCHEMA),
+    'q.required': inQuery('q', `${Q_TEXT} Required here.`, Q_SCHEMA, { required: true, example: 'rex' }),
     ...CONTROL,
     'If-None-Match': inHeader('If-None-Match', 'The ETag of an earlier answer: while it still matches, the answer is 304 with no body.', '"a1b2c3"'),
     'If-Match': inHeader('If-Match', 'Carry out the change only if this is the item\'s current ETag (strong comparison); otherwise the answer is a 400 and nothing changes.', '"a1b2c3"'),
@@ -73,7 +77,7 @@ export function resourceParameters(def: ResourceDef): Record<string, JsonObject>
 }
 
 /** A comma-separated list means any of them: OpenAPI's form style, not exploded. */
-function filterParameter(def: ResourceDef, filter: string, field: string): JsonObject {
+export function filterParameter(def: ResourceDef, filter: string, field: string): JsonObject {
   const values = def.fields[field]?.values;
   const item = values ? { type: 'string', enum: [...values] } : { type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH };
   return inQuery(filter, `Only ${def.name} whose ${field} equals one of these values (comma-separated, ignoring case). Filters combine with AND.`,

@@ -6,7 +6,10 @@ function header(description: string, schema: JsonObject = { type: 'string' }, ex
   return { description, schema, ...extra };
 }
 
+const RATE_LIMIT_NOTE = 'Sent once the token (or, on the open operation, the caller\'s IP) has been counted against its limit, unless the limit is off.';
+
 export function headerComponents(): Record<string, JsonObject> {
+  const seconds = { type: 'integer', minimum: 0 };
   return {
     'X-Request-Id': header('Identifies the request in the service\'s logs; quote it when you report a problem. A well-formed X-Request-Id sent with the request is kept.'),
     Vary: header('Accept: the format of the answer may come from the Accept header.', { type: 'string' }, { example: 'Accept' }),
@@ -15,17 +18,27 @@ export function headerComponents(): Record<string, JsonObject> {
     Link: header('RFC 8288 links built from the API root: first always, prev and next where such a page exists, last with Prefer: count=exact.'),
     'X-Total-Count': header('With Prefer: count=exact, how many items match in all.', { type: 'integer', minimum: 0 }),
     'Preference-Applied': header('count=exact when the total was counted (RFC 7240).'),
+    'Idempotent-Replayed': header('true when the answer replays the first answer to the same Idempotency-Key; nothing new was created.', { type: 'string', enum: ['true'] }),
     Allow: header('On a 400 for a method the path does not offer: the methods it offers.', { type: 'string' }, { example: 'GET, HEAD, POST' }),
-    'WWW-Authenticate': header('Bearer, with error="invalid_token" when a token was given but is not valid, or error="insufficient_scope" on a 403 (RFC 6750).'),
-    'Retry-After': header('On a 403 for a rate limit: seconds to wait before retrying.', { type: 'integer', minimum: 0 }),
+    'WWW-Authenticate': header('Bearer (RFC 6750), with error="invalid_token" when a token was given but is not valid, or error="insufficient_scope" and the scope needed on a 403.',
+      { type: 'string' }, { example: 'Bearer realm="Dog Registry", error="invalid_token"' }),
+    'RateLimit-Limit': header(`How many requests a minute the limit allows. ${RATE_LIMIT_NOTE}`, { type: 'integer', minimum: 1 }),
+    'RateLimit-Remaining': header(`How many requests are left in the current minute. ${RATE_LIMIT_NOTE}`, seconds),
+    'RateLimit-Reset': header(`Seconds until the current minute's window ends and the count starts again. ${RATE_LIMIT_NOTE}`, seconds),
+    'Retry-After': header('On a 403 for a rate limit: seconds to wait before retrying.', seconds),
+    'Access-Control-Allow-Origin': header('CORS: any origin may read the answer.', { type: 'string', const: '*' }),
   };
 }
 
-/** The headers of every API answer. */
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+function headerRefs(names: readonly string[]): JsonObject {
+  return Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
+}
+
+/** The headers of every API answer that got past the token check: the request id, Vary and the rate limit. */
 export function commonHeaders(...extra: string[]): JsonObject {
-  const headers: JsonObject = { 'X-Request-Id': ref('headers', 'X-Request-Id'), Vary: ref('headers', 'Vary') };
-  for (const name of extra) headers[name] = ref('headers', name);
-  return headers;
+  return headerRefs(['X-Request-Id', 'Vary', ...RATE_LIMIT_HEADERS, ...extra]);
 }
 
 /** Both formats of one answer: JSON by default, XML by suffix (.xml) or Accept. */
@@ -33,22 +46,34 @@ export function bothFormats(json: JsonObject, xml: JsonObject): JsonObject {
   return { 'application/json': { schema: json }, 'application/xml': { schema: xml } };
 }
 
-function errorResponse(description: string, ...headers: string[]): JsonObject {
+function errorResponse(description: string, headers: JsonObject): JsonObject {
   const error = ref('schemas', 'Error');
-  return { description, headers: commonHeaders(...headers), content: bothFormats(error, error) };
+  return { description, headers, content: bothFormats(error, error) };
 }
 
 /** Reusable error answers; every one is 200 with response_code instead under suppress_response_codes=true. */
 export function responseComponents(): Record<string, JsonObject> {
   return {
     BadRequest: errorResponse('The request is not valid: a parameter, the body, the format suffix or the method. '
-      + 'The message says what to change; code names the error in the catalogue.', 'Allow'),
-    Unauthorized: errorResponse('No token, or a token that is not valid or has expired.', 'WWW-Authenticate'),
-    Forbidden: errorResponse('The token lacks the scope the operation needs (read for GET, write for changes), or a rate limit was reached.', 'WWW-Authenticate', 'Retry-After'),
-    NotFound: errorResponse('No item has this id, or it belongs to another account.'),
-    InternalError: errorResponse('The service failed to answer; the message carries the request id. Retrying later may work.'),
+      + 'The message says what to change; code names the error in the catalogue.', commonHeaders('Allow')),
+    Unauthorized: errorResponse('No token, or a token that is not valid or has expired. Get one from POST /oauth2/token at the API root (outside /v<N>).',
+      headerRefs(['X-Request-Id', 'Vary', 'WWW-Authenticate'])),
+    Forbidden: errorResponse('The token lacks the scope the operation needs (read for GET, write for changes; WWW-Authenticate says which), '
+      + 'or the client\'s rate limit was reached (Retry-After says when to try again).', commonHeaders('WWW-Authenticate', 'Retry-After')),
+    RateLimited: errorResponse('The rate limit of the open operation (per IP address) was reached; Retry-After says when to try again.', commonHeaders('Retry-After')),
+    NotFound: errorResponse('No item has this id, or it belongs to another account.'
+      + ' On a nested path (/owners/{id}/dogs), the same holds for the item the path starts from.', commonHeaders()),
+    InternalError: errorResponse('The service failed to answer; the message carries the request id. Retrying later may work.', commonHeaders()),
     NotModified: { description: 'The ETag in If-None-Match still matches: nothing changed, and the body is empty.', headers: commonHeaders('ETag') },
   };
+}
+
+/** A response with more headers; a `$ref` to a response component is copied first, since a reference cannot be extended. */
+export function withHeaders(response: JsonObject, extra: JsonObject): JsonObject {
+  const pointer = typeof response.$ref === 'string' ? response.$ref : undefined;
+  const resolved = pointer ? responseComponents()[pointer.split('/').pop()!] : response;
+  if (!resolved) throw new Error(`no response component ${pointer}`);
+  return { ...resolved, headers: { ...(resolved.headers as JsonObject | undefined), ...extra } };
 }
 
 export function itemResponse(def: ResourceDef, description: string, ...headers: string[]): JsonObject {
@@ -56,11 +81,14 @@ export function itemResponse(def: ResourceDef, description: string, ...headers: 
   return { description, headers: commonHeaders(...headers), content: bothFormats(ref('schemas', names.envelope), ref('schemas', names.itemXml)) };
 }
 
+/** The headers of a page: its ETag, the Link to its neighbours, and the total on request. */
+export const PAGE_HEADERS = ['ETag', 'Link', 'X-Total-Count', 'Preference-Applied'] as const;
+
 export function listResponse(def: ResourceDef, description: string): JsonObject {
   const names = schemaNames(def);
   return {
     description,
-    headers: commonHeaders('ETag', 'Link', 'X-Total-Count', 'Preference-Applied'),
+    headers: commonHeaders(...PAGE_HEADERS),
     content: bothFormats(ref('schemas', names.list), ref('schemas', names.listXml)),
   };
 }

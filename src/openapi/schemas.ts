@@ -10,23 +10,38 @@ export function resourceSchemas(def: ResourceDef, lookup: ResourceLookup): Recor
   const names = schemaNames(def);
   const schemas: Record<string, JsonObject> = {
     [names.item]: itemWithAssociations(def, lookup, 'json'),
-    [names.create]: withDefaults(def, toJsonSchema(createSchema(def))),
-    [names.update]: toJsonSchema(updateSchema(def)),
+    [names.create]: clearableSets(def, withDefaults(def, toJsonSchema(createSchema(def)))),
+    [names.update]: clearableSets(def, toJsonSchema(updateSchema(def))),
     [names.envelope]: envelope(def.singular, ref('schemas', names.item), `One ${def.singular} in its JSON envelope.`),
     [names.list]: envelope(def.name, { type: 'array', items: ref('schemas', names.envelope) }, `A page of ${def.name} in the JSON list envelope.`),
-    [names.listXml]: {
-      type: 'object',
-      description: `A page of ${def.name} in XML: one <${def.singular}> element per item inside <${def.name}>.`,
-      xml: { name: def.name },
-      properties: { [def.singular]: { type: 'array', items: ref('schemas', names.itemXml) } },
-    },
+    [names.listXml]: listXml(def.name, def.singular, ref('schemas', names.itemXml)),
   };
   if (names.itemXml !== names.item) schemas[names.itemXml] = itemWithAssociations(def, lookup, 'xml');
   return schemas;
 }
 
-function envelope(key: string, schema: JsonObject, description: string): JsonObject {
+/** A JSON envelope: an object with exactly one key. */
+export function envelope(key: string, schema: JsonObject, description: string): JsonObject {
   return { type: 'object', description, required: [key], properties: { [key]: schema }, additionalProperties: false };
+}
+
+/** `<dogs><dog>…</dog>…</dogs>`: one element per item inside the list's element. */
+export function listXml(plural: string, singular: string, item: JsonObject): JsonObject {
+  return {
+    type: 'object',
+    description: `A page of ${plural} in XML: one <${singular}> element per item inside <${plural}>.`,
+    xml: { name: plural },
+    properties: { [singular]: { type: 'array', items: item } },
+  };
+}
+
+/** The body rules read null as the empty set before the schema checks a write-only set (foodIds), so a body may send null. */
+function clearableSets(def: ResourceDef, schema: JsonObject): JsonObject {
+  const properties = { ...(schema.properties as Record<string, JsonObject>) };
+  for (const [name, field] of Object.entries(def.fields)) {
+    if (field.kind === 'refs' && properties[name]) properties[name] = { ...properties[name], type: ['array', 'null'] };
+  }
+  return { ...schema, properties };
 }
 
 /** The create schema states the value a field gets when the body leaves it out. */
@@ -46,7 +61,8 @@ function itemWithAssociations(def: ResourceDef, lookup: ResourceLookup, format: 
     const target = lookup(association.target);
     if (target) properties[name] = associationSchema(name, association, target, format);
   }
-  return { ...base, properties, xml: { name: def.singular } };
+  // Nothing else is ever in an item: write-only sets (foodIds) stay out, and a validator can say so.
+  return { ...base, properties, additionalProperties: false, xml: { name: def.singular } };
 }
 
 /** JSON shows an array association like a list (`[{"dog": …}]`), XML as a wrapped run of elements. */

@@ -10,6 +10,8 @@ export interface Selection {
   readonly associations: ReadonlyArray<{ readonly name: string; readonly element: string; readonly selection: Selection }>;
   /** The order the fields were asked for, scalars and associations mixed. */
   readonly order: readonly string[];
+  /** The whole default representation: an item read from storage is already exactly that. */
+  readonly whole?: boolean;
 }
 
 export type ResourceLookup = (name: string) => ResourceDef | undefined;
@@ -17,7 +19,7 @@ export type ResourceLookup = (name: string) => ResourceDef | undefined;
 /** The selection of a plain GET: every field of the default representation, no association. */
 export function defaultSelection(def: ResourceDef): Selection {
   const scalars = representedFields(def);
-  return { scalars, associations: [], order: scalars };
+  return { scalars, associations: [], order: scalars, whole: true };
 }
 
 /** Parses and checks `fields`; a 400 lists the valid fields at the level of the mistake. */

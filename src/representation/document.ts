@@ -14,6 +14,8 @@ export type Document = { [key: string]: DocumentValue };
  * is the bare object or null; an array association is rendered like a list (SPEC §2).
  */
 export function shapeItem(item: Item, selection: Selection): { [key: string]: DocumentValue } {
+  // Storage builds items with the represented fields in order, so the default needs no copy.
+  if (selection.whole) return item;
   const shaped: { [key: string]: DocumentValue } = {};
   for (const name of selection.order) {
     if (name in item) {

@@ -1,0 +1,68 @@
+// Describes GET /adoptions, the one open operation: the public fields of adoptable dogs from every account.
+import { itemSchema } from '../resources/schemas.js';
+import { adoptableDogs } from '../routes/adoptions-routes.js';
+import { ref, toJsonSchema, type JsonObject } from './json-schema.js';
+import { param } from './operations.js';
+import { filterParameter, inQuery } from './parameters.js';
+import { bothFormats, commonHeaders } from './responses.js';
+import { envelope, listXml } from './schemas.js';
+
+/** The public fields: the id and the fields of the public view of a dog (the route's PUBLIC_FIELDS). */
+const PUBLIC_FIELDS = ['id', ...Object.keys(adoptableDogs.fields)];
+const PREFIX = 'adoptions';
+const { plural, singular } = { plural: adoptableDogs.name, singular: adoptableDogs.singular };
+
+export function describeAdoptions(): JsonObject {
+  return {
+    operationId: 'listAdoptableDogs',
+    summary: 'List dogs up for adoption',
+    description: `The dogs of every account whose state is adoptable, with their public fields only (${PUBLIC_FIELDS.join(', ')}), in the ${plural} list envelope. `
+      + 'This is the one operation open to anyone: it needs no sign-up and no token, and credentials sent with it are ignored. '
+      + 'Any web page may call it (CORS: Access-Control-Allow-Origin: *). Its rate limit counts per IP address. '
+      + 'Filters narrow the list; limit and offset page through it, and the Link header points to the neighbouring pages.',
+    tags: [PREFIX],
+    parameters: [
+      param(`${PREFIX}.fields`), param('limit'), param('offset'), param(`${PREFIX}.sort`),
+      ...Object.keys(adoptableDogs.filters).map((filter) => param(`${PREFIX}.${filter}`)), param('If-None-Match'),
+    ],
+    responses: {
+      200: {
+        description: `A page of adoptable ${plural}; an empty list when none match.`,
+        headers: commonHeaders('ETag', 'Link'),
+        content: bothFormats(ref('schemas', 'AdoptableDogsList'), ref('schemas', 'AdoptableDogsListXml')),
+      },
+      304: ref('responses', 'NotModified'),
+    },
+  };
+}
+
+export function adoptionParameters(): Record<string, JsonObject> {
+  const parameters: Record<string, JsonObject> = {
+    [`${PREFIX}.fields`]: inQuery('fields', `The public fields to return, comma-separated, from: ${PUBLIC_FIELDS.join(', ')}. Without it, all of them. Anything else is a 400.`,
+      { type: 'array', minItems: 1, items: { type: 'string', enum: PUBLIC_FIELDS } }, { style: 'form', explode: false, example: ['name', 'location'] }),
+    [`${PREFIX}.sort`]: inQuery('sort', 'The public field to order by; a leading - orders descending. Text compares ignoring case, and ties keep creation order.',
+      { type: 'string', enum: PUBLIC_FIELDS.flatMap((field) => [field, `-${field}`]) }),
+  };
+  for (const [filter, field] of Object.entries(adoptableDogs.filters)) parameters[`${PREFIX}.${filter}`] = filterParameter(adoptableDogs, filter, field);
+  return parameters;
+}
+
+/** The public view: only the public fields, nothing else ever (additionalProperties: false says so). */
+export function adoptionSchemas(): Record<string, JsonObject> {
+  const base = toJsonSchema(itemSchema(adoptableDogs));
+  const properties = base.properties as Record<string, JsonObject>;
+  const item: JsonObject = {
+    type: 'object',
+    title: `adoptable ${singular}`,
+    description: `A ${singular} up for adoption, as anyone may see it. Every field may be left out by fields.`,
+    xml: { name: singular },
+    properties: Object.fromEntries(PUBLIC_FIELDS.map((name) => [name, properties[name]])),
+    additionalProperties: false,
+  };
+  return {
+    AdoptableDog: item,
+    AdoptableDogEnvelope: envelope(singular, ref('schemas', 'AdoptableDog'), `One adoptable ${singular} in its JSON envelope.`),
+    AdoptableDogsList: envelope(plural, { type: 'array', items: ref('schemas', 'AdoptableDogEnvelope') }, `A page of adoptable ${plural} in the JSON list envelope.`),
+    AdoptableDogsListXml: listXml(plural, singular, ref('schemas', 'AdoptableDog')),
+  };
+}

@@ -1,0 +1,60 @@
+// Describes GET /search: one search over every resource, answered in the `results` envelope of single-item envelopes.
+import { searchableFields, type ResourceDef } from '../resources/definition.js';
+import { ref, schemaNames, type JsonObject } from './json-schema.js';
+import { param } from './operations.js';
+import { inQuery } from './parameters.js';
+import { bothFormats, commonHeaders, PAGE_HEADERS } from './responses.js';
+
+export function describeSearch(defs: readonly ResourceDef[]): JsonObject {
+  const searched = defs.map((def) => `${def.name} by ${searchableFields(def).join(', ')}`).join('; ');
+  return {
+    operationId: 'search',
+    summary: 'Search everything',
+    description: `One search over the ${defs.map((def) => def.name).join(', ')} you can see (${searched}), best match first; `
+      + 'equal matches keep creation order, so pages never overlap. Each result is one item in its own envelope, with every field of the '
+      + 'default representation: fields and sort are not accepted here. types narrows the search; limit and offset page through it, '
+      + 'and the Link header points to the neighbouring pages.',
+    tags: ['search'],
+    parameters: [param('q.required'), param('limit'), param('offset'), param('types'), param('If-None-Match'), param('Prefer')],
+    responses: {
+      200: {
+        description: 'A page of results; an empty list when nothing matches.',
+        headers: commonHeaders(...PAGE_HEADERS),
+        content: bothFormats(ref('schemas', 'SearchResults'), ref('schemas', 'SearchResultsXml')),
+      },
+      304: ref('responses', 'NotModified'),
+    },
+  };
+}
+
+export function searchParameters(defs: readonly ResourceDef[]): Record<string, JsonObject> {
+  const names = defs.map((def) => def.name);
+  return {
+    types: inQuery('types', `The resources to search, comma-separated (repeats count once); without it, all of them. Another name is a 400 listing these.`,
+      { type: 'array', minItems: 1, items: { type: 'string', enum: names } }, { style: 'form', explode: false, example: names.slice(0, 2) }),
+  };
+}
+
+/** JSON: a list of single-key envelopes, one per resource. XML: a run of item elements of any resource, in rank order. */
+export function searchSchemas(defs: readonly ResourceDef[]): Record<string, JsonObject> {
+  const example = defs[0] && { [defs[0].singular]: { id: 'x2Hq9cVb4TgKs0Lm1NpR7w', name: 'Rex' } };
+  return {
+    SearchResults: {
+      type: 'object',
+      description: 'A page of search results in JSON: each is one item in the envelope of its resource ({"dog": {…}}, {"owner": {…}}), best match first.',
+      required: ['results'],
+      additionalProperties: false,
+      properties: {
+        results: { type: 'array', items: { oneOf: defs.map((def) => ref('schemas', schemaNames(def).envelope)) } },
+      },
+      ...(example ? { examples: [{ results: [example] }] } : {}),
+    },
+    SearchResultsXml: {
+      type: 'object',
+      description: 'A page of search results in XML: <results> holds one element per result, named after its resource '
+        + '(<dog>, <owner>, …), best match first, so elements of different resources interleave.',
+      xml: { name: 'results' },
+      properties: Object.fromEntries(defs.map((def) => [def.singular, { type: 'array', items: ref('schemas', schemaNames(def).itemXml) }])),
+    },
+  };
+}
