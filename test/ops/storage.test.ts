@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { migrations } from '../../src/storage/sqlite/migrations.js';
-import { tempDataDir } from './process-helper.js';
+import { freePort, tempDataDir } from './process-helper.js';
 
 test('without DATABASE_URL the storage is SQLite in DATA_DIR/registry.sqlite, in WAL mode, owned by one process', async (t) => {
   const dataDir = path.join(tempDataDir(t), 'not-yet-created');
@@ -40,13 +40,16 @@ test('migrations run on start and running them again on the same DATA_DIR change
   assert.equal(tables.length, 1);
 });
 
-test('DATABASE_URL is refused with a clear message, before anything is written', async (t) => {
+test('a DATABASE_URL whose PostgreSQL cannot be reached fails with a clear message, without the password, before anything is written', async (t) => {
   const dataDir = path.join(tempDataDir(t), 'untouched');
-  await assert.rejects(createStorage({ dataDir, databaseUrl: 'postgres://db.example.com/registry' }), (error: unknown) => {
+  const port = await freePort();
+  await assert.rejects(createStorage({ dataDir, databaseUrl: `postgres://registry:s3cret-word@127.0.0.1:${port}/registry` }), (error: unknown) => {
     assert.ok(error instanceof Error);
     assert.match(error.message, /DATABASE_URL/);
-    assert.match(error.message, /PostgreSQL/);
-    assert.match(error.message, /unset it/);
+    assert.match(error.message, new RegExp(`PostgreSQL database at postgres://registry:\\*\\*\\*@127\\.0\\.0\\.1:${port}/registry`));
+    assert.match(error.message, /ECONNREFUSED/);
+    assert.match(error.message, /unset DATABASE_URL/);
+    assert.doesNotMatch(error.message, /s3cret-word/);
     return true;
   });
   assert.equal(fs.existsSync(dataDir), false);

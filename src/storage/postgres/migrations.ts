@@ -3,7 +3,8 @@
 // The tables and columns are those of the SQLite schema. Every table leads with tenant_id and
 // every key includes it, so that a tenant-sharded PostgreSQL (Citus, distributed by tenant_id)
 // takes the schema as it is. `seq` is the creation order; `id` the opaque public id, unique per
-// tenant. Filters compare lower(column), so their indexes are on that expression.
+// tenant. Text filters compare lower(column), so their indexes are on that expression; an enum
+// (state) holds lower-case values and is compared as stored.
 // `search_words` holds the words the service folded itself (search-words.ts); `search_vector`
 // the same words as a tsvector for the GIN index, built from them without a text parser.
 
@@ -55,12 +56,12 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
         owner_id text,
         veterinarian_id text`)}
       ${filterIndex('dogs', 'fur_color')}
-      ${filterIndex('dogs', 'state')}
+      CREATE INDEX dogs_state ON dogs (tenant_id, state, seq);
       ${filterIndex('dogs', 'location')}
       CREATE INDEX dogs_owner ON dogs (tenant_id, owner_id, seq);
       CREATE INDEX dogs_veterinarian ON dogs (tenant_id, veterinarian_id, seq);
-      -- The open adoption listing reads adoptable dogs of every tenant.
-      CREATE INDEX dogs_adoptable ON dogs (lower(state), seq);
+      -- The open adoption listing reads adoptable dogs of every tenant, in creation order.
+      CREATE INDEX dogs_adoptable ON dogs (seq) WHERE state = 'adoptable';
 
       ${resourceTable('owners', `
         name text NOT NULL,

@@ -61,7 +61,9 @@ export function whereClause(scope: Scope, criteria: Criteria, params: Params): W
   const clauses: string[] = [];
   if (scope !== ALL_TENANTS) clauses.push(`t.tenant_id = ${params.add(scope.tenantId)}`);
   for (const filter of criteria.filters) {
-    clauses.push(`lower(t.${columnOf(filter.field)}) = ANY(${params.add(filter.values)}::text[])`);
+    // An enum holds canonical lower-case values: compared as stored, so its plain index serves.
+    const column = `t.${columnOf(filter.field)}`;
+    clauses.push(`${filter.exact ? column : `lower(${column})`} = ANY(${params.add(filter.values)}::text[])`);
   }
   if (criteria.related) {
     const { association, parentId } = criteria.related;
