@@ -41,8 +41,9 @@ export function frameworkErrorHandler(portalUrl: string, deprecation?: Deprecati
 /** Failures of the database itself (busy, I/O, closed), as opposed to bugs: worth a retry. */
 function isDatabaseUnavailable(error: FastifyError): boolean {
   const code = String(error.code ?? '');
-  return /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY)/.test(code) || /database connection is not open/i.test(error.message)
-    || ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '53300'].includes(code);
+  return /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY)/.test(code) || /^08/.test(code)
+    || /database connection is not open|Connection terminated|timeout exceeded when trying to connect/i.test(error.message)
+    || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '53300'].includes(code);
 }
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {

@@ -75,6 +75,8 @@ export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
   /** Accounts, OAuth clients and access tokens, in the same database. */
   readonly auth: AuthStore;
+  /** Statements run so far: instrumentation (tests check that nested loading is batched). */
+  readonly queryCount: number;
   /** Creates or upgrades the schema; safe to run on every start. */
   migrate(): Promise<void>;
   /** Resolves when the database answers; rejects otherwise. */

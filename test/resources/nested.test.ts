@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 import { build, type TestApp } from '../helper.js';
 
 async function create(api: TestApp, resource: string, body: Record<string, unknown>): Promise<Record<string, string | null>> {
@@ -110,9 +109,8 @@ test('a nested array holds the first 100 associated items in creation order', as
 
 test('loading associations is batched: a page of owners with dogs(foods) takes the same number of queries for 2 or 10 owners', async (t) => {
   async function queriesFor(owners: number): Promise<number> {
-    const storage = new SqliteStorage(':memory:');
-    await storage.migrate();
-    const api = await build(t, {}, storage);
+    const api = await build(t);
+    const { storage } = api;
     const food = await create(api, 'foods', { name: 'Chow' });
     for (let i = 0; i < owners; i += 1) {
       const owner = await create(api, 'owners', { name: `owner${i}` });
