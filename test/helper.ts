@@ -110,3 +110,10 @@ export async function createDog(api: TestApp, fields: Record<string, string>): P
   if (response.statusCode !== 200) throw new Error(`creating a dog failed: ${response.statusCode} ${response.body}`);
   return response.json().dog;
 }
+
+/** Creates an item of any resource through the API (JSON body) and returns its representation. */
+export async function createItem(api: TestApp, resource: string, body: Record<string, unknown>, token?: string): Promise<Record<string, string | null>> {
+  const response = await api.request({ method: 'POST', url: `/v1/${resource}`, json: body, token });
+  if (response.statusCode !== 200) throw new Error(`creating ${resource} failed: ${response.statusCode} ${response.body}`);
+  return Object.values(response.json())[0] as Record<string, string | null>;
+}

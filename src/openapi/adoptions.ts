@@ -1,14 +1,14 @@
 // Describes GET /adoptions, the one open operation: the public fields of adoptable dogs from every account.
 import { itemSchema } from '../resources/schemas.js';
-import { adoptableDogs } from '../routes/adoptions-routes.js';
+import { adoptableDogs, PUBLIC_FIELDS as ROUTE_PUBLIC_FIELDS } from '../routes/adoptions-routes.js';
 import { ref, toJsonSchema, type JsonObject } from './json-schema.js';
 import { param } from './operations.js';
 import { filterParameter, inQuery } from './parameters.js';
 import { bothFormats, commonHeaders } from './responses.js';
 import { envelope, listXml } from './schemas.js';
 
-/** The public fields: the id and the fields of the public view of a dog (the route's PUBLIC_FIELDS). */
-const PUBLIC_FIELDS = ['id', ...Object.keys(adoptableDogs.fields)];
+/** The public fields, exactly those the route serves. */
+const PUBLIC_FIELDS: string[] = [...ROUTE_PUBLIC_FIELDS];
 const PREFIX = 'adoptions';
 const { plural, singular } = { plural: adoptableDogs.name, singular: adoptableDogs.singular };
 

@@ -11,7 +11,8 @@ import { dogs } from '../resources/dogs.js';
 import { ALL_TENANTS } from '../storage/storage.js';
 import { checkParams, type RouteDeps } from './operations.js';
 
-const PUBLIC_FIELDS = ['id', 'name', 'furColor', 'location'] as const;
+/** What anyone may see of a dog up for adoption. */
+export const PUBLIC_FIELDS = ['id', 'name', 'furColor', 'location'] as const;
 
 /** A public view of the dogs table: only what anyone may see of a dog up for adoption. */
 export const adoptableDogs: ResourceDef = {

@@ -1,12 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build, newAccount, type TestApp } from '../helper.js';
-
-async function create(api: TestApp, resource: string, body: Record<string, unknown>, token?: string): Promise<Record<string, string | null>> {
-  const response = await api.request({ method: 'POST', url: `/v1/${resource}`, json: body, token });
-  assert.equal(response.statusCode, 200, response.body);
-  return Object.values(response.json())[0] as Record<string, string | null>;
-}
+import { build, newAccount, createItem as create } from '../helper.js';
 
 test('another tenant\'s ids answer exactly like missing ones, on every route', async (t) => {
   const api = await build(t);

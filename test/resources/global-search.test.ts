@@ -1,11 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, build, type TestApp } from '../helper.js';
-
-async function create(api: TestApp, resource: string, body: Record<string, unknown>): Promise<Record<string, string | null>> {
-  const response = await api.request({ method: 'POST', url: `/v1/${resource}`, json: body });
-  return Object.values(response.json())[0] as Record<string, string | null>;
-}
+import { BASE, build, createItem as create } from '../helper.js';
 
 function kinds(body: { results: Array<Record<string, { name: string }>> }): string[] {
   return body.results.map((entry) => { const [kind, item] = Object.entries(entry)[0]!; return `${kind}:${item.name}`; });

@@ -1,12 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build, type TestApp } from '../helper.js';
-
-async function create(api: TestApp, resource: string, body: Record<string, unknown>): Promise<Record<string, string | null>> {
-  const response = await api.request({ method: 'POST', url: `/v1/${resource}`, json: body });
-  assert.equal(response.statusCode, 200, response.body);
-  return Object.values(response.json())[0] as Record<string, string | null>;
-}
+import { build, createItem as create } from '../helper.js';
 
 test('nested collections follow the collection rules: filters, paging, sort, fields, Link', async (t) => {
   const api = await build(t);
