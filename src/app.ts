@@ -1,7 +1,7 @@
 // buildApp(config): the Fastify application — hooks, the one error and 404 handler, API, portal and infrastructure routes.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { AccessControl } from './auth/access.js';
 import { registerOAuthRoutes } from './auth/oauth-routes.js';
 import { TokenVerifier } from './auth/token-verifier.js';
@@ -39,13 +39,29 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Every logger of the app describes requests with requestForLog (a given logger option included). */
+function withRequestSerializer(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (typeof logger !== 'object' || logger === null) return logger;
+  return { ...logger, serializers: { req: requestForLog, ...logger.serializers } };
+}
+
+/** What a log line says of a request: never the access token a client put in the query string. */
+function requestForLog(request: FastifyRequest): Record<string, unknown> {
+  return {
+    method: request.method,
+    url: request.url.replace(/([?&]access_token=)[^&]*/gi, '$1[redacted]'),
+    host: request.headers.host,
+    remoteAddress: request.ip,
+  };
+}
+
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   // Rates first: a rates file that does not parse stops the start before the database is touched.
   const rates = await loadRates(config);
   const storage = options.storage ?? (await createStorage(config));
   const deprecation = deprecationStage(config);
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: withRequestSerializer(options.logger ?? { level: config.logLevel }),
     rewriteUrl,
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: BODY_LIMIT,

@@ -34,6 +34,8 @@ export function registerOAuthRoutes(app: FastifyInstance, config: Config, store:
   oauthRoute(app, 'POST', '/oauth2/token', async (request, reply) => {
     const answer = await issue('POST', request.headers, readBody(request) ?? {});
     reply.headers(answer.headers);
+    // The library's challenge names its own realm; the service has one name everywhere.
+    if (answer.headers['www-authenticate']) reply.header('www-authenticate', 'Basic realm="Dog Registry"');
     return sendOAuth(reply, answer.status, answer.body);
   });
 

@@ -28,6 +28,9 @@ export interface EndpointDeps {
   readonly access: AccessControl;
 }
 
+/** What a browser script on another origin may read of an answer (CORS). */
+const EXPOSED_HEADERS = 'ETag, Link, Location, X-Request-Id, X-Total-Count, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Deprecation, Sunset';
+
 /** Every method is routed, so an unoffered one is the API's 400 with Allow, not Fastify's 404. */
 export const ROUTED_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'];
 const VERB_ORDER: Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -50,6 +53,7 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
         if (intent.overridden && request.method !== 'POST') reply.header('cache-control', 'no-store');
         if (endpoint.cors) {
           reply.header('access-control-allow-origin', '*');
+          reply.header('access-control-expose-headers', EXPOSED_HEADERS);
           if (request.method === 'OPTIONS') return preflight(request, reply, allow);
         }
         const operation = endpoint.operations[intent.method];

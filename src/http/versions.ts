@@ -1,5 +1,6 @@
 // The API versions: the leftmost path segment `v<N>`; v2 is current, v1 the earlier one that stays.
 import { ApiError } from '../errors.js';
+import { resources } from '../resources/index.js';
 
 export const VERSIONS = [1, 2] as const;
 export type Version = (typeof VERSIONS)[number];
@@ -21,5 +22,6 @@ export function unmatchedPathError(pathname: string): ApiError {
   if (!VERSIONS.some((version) => first === `v${version}`)) {
     return new ApiError('versionUnknown', `The version "${first}" does not exist. Supported versions: ${supported}; write them as /v2/…, with no dot or minor number.`);
   }
-  return new ApiError('routeNotFound', `There is nothing at ${pathname}. Resources are /${first}/dogs, their items /${first}/dogs/<id>, and /${first}/dogs/count; see the API reference.`);
+  const collections = resources.map((def) => `/${first}/${def.name}`).join(', ');
+  return new ApiError('routeNotFound', `There is nothing at ${pathname}. The collections are ${collections}, each with /<id> for one item and /count; there are also /${first}/search, /${first}/convert and /${first}/adoptions. See the API reference.`);
 }

@@ -13,6 +13,10 @@ export function registerHomePage(app: FastifyInstance, config: Config, prefix: s
 ${VERSIONS.map((version) => `<li><a href="${prefix}/openapi/v${version}.json">OpenAPI 3.1 document of v${version}</a></li>`).join('\n')}
 <li><a href="${prefix}/errors">Error codes</a></li>
 <li><a href="${prefix}/versions">Versions: v1 and v2, and the version policy</a></li>
+</ul>
+<h2>Get access</h2>
+<ul>
+<li><a href="${prefix}/signup">Sign up</a> for a client id and secret, then get a token from <code>${escapeHtml(config.publicUrl)}/oauth2/token</code> (client_credentials).</li>
 </ul>`);
   const route = prefix === '' ? '/' : prefix;
   const constraints = prefix === '' ? { host: new URL(config.portalUrl).host } : undefined;

@@ -89,3 +89,22 @@ test('the portal, the infrastructure and the OAuth endpoints need no token', asy
     assert.equal((await api.request({ url, token: null })).statusCode, 200, url);
   }
 });
+
+test('an access token sent in the query string never reaches the log', async (t) => {
+  const { Writable } = await import('node:stream');
+  const { buildApp } = await import('../../src/app.js');
+  const { loadConfig } = await import('../../src/config.js');
+  const { SqliteStorage } = await import('../../src/storage/sqlite/sqlite-storage.js');
+  const lines: string[] = [];
+  const stream = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString()); done(); } });
+  const storage = new SqliteStorage(':memory:');
+  await storage.migrate();
+  const app = await buildApp(loadConfig({ LOG_LEVEL: 'info' }), { storage, logger: { level: 'info', stream } });
+  t.after(() => app.close());
+  const { token } = await newAccount(app, storage);
+  const response = await app.inject({ url: `/v1/dogs?limit=1&access_token=${token}` });
+  assert.equal(response.statusCode, 200);
+  const log = lines.join('');
+  assert.ok(log.includes('access_token=[redacted]'), 'the URL is logged, with the token redacted');
+  assert.ok(!log.includes(token), 'the token itself is not logged');
+});
