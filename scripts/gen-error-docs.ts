@@ -14,6 +14,7 @@ const AREAS: Readonly<Record<number, string>> = {
   2: 'Query parameters and request headers',
   3: 'Request bodies',
   4: 'The addressed items',
+  5: 'Authentication, sign-up and rate limits',
   6: 'Currency conversion',
   9: 'The server',
 };
@@ -80,7 +81,9 @@ function envelopeSection(): string[] {
     '`X-Request-Id` header of every answer), which matches the service\'s log line of the failure.',
     '',
     'A few errors carry a header as well: a method a path does not offer (code',
-    `${catalogue.methodNotAllowed.code}) answers with \`Allow\`, listing the methods the path offers.`,
+    `${catalogue.methodNotAllowed.code}) answers with \`Allow\`, listing the methods the path offers; the token errors (codes`,
+    `${catalogue.tokenMissing.code}, ${catalogue.tokenInvalid.code}, ${catalogue.scopeInsufficient.code}) answer with an RFC 6750 \`WWW-Authenticate: Bearer …\` challenge;`,
+    `and the rate limit (code ${catalogue.rateLimited.code}) answers with \`Retry-After\` and the \`RateLimit-*\` headers.`,
     '',
   ];
 }

@@ -1,7 +1,8 @@
 // The error catalogue: every API error by name, with its stable integer code, HTTP status and message.
 //
 // Codes are numbered by area (1xxx request routing and format, 2xxx query parameters,
-// 3xxx request bodies, 4xxx the addressed items, 6xxx currency conversion, 9xxx the server).
+// 3xxx request bodies, 4xxx the addressed items, 5xxx authentication, sign-up and rate limits,
+// 6xxx currency conversion, 9xxx the server).
 // A code, once released, keeps its meaning; a retired code is never reused. The portal's
 // /errors pages and docs/errors.md are generated from this table.
 

@@ -33,6 +33,11 @@ export interface NewAccount {
   readonly client: Omit<Client, 'tenantId'>;
 }
 
+/** Expired tokens are kept this long (for introspection answers), then deleted as new tokens are issued. */
+export const EXPIRED_TOKEN_RETENTION_SECONDS = 24 * 60 * 60;
+/** How often a node sweeps expired tokens, at most. */
+export const TOKEN_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
 export interface AuthStore {
   /** Creates an account (a tenant) and its first client; false when the email is taken. */
   createAccount(account: NewAccount): Promise<boolean>;

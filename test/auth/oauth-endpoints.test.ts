@@ -117,3 +117,15 @@ test('introspection (RFC 7662) tells the client about its account\'s tokens only
   const denied = await api.request({ method: 'POST', url: '/oauth2/introspect', token: null, form: { token: issued }, headers: basic(clientId, 'wrong') });
   assert.equal(denied.statusCode, 401);
 });
+
+test('issuing tokens sweeps tokens that expired more than a day ago', async (t) => {
+  const api = await build(t);
+  const { tenantId, clientId, clientSecret } = api.credentials;
+  const { secretHash } = await import('../../src/auth/secrets.js');
+  const longAgo = Math.floor(Date.now() / 1000) - 3 * 24 * 3600;
+  await api.storage.auth.saveToken({ tokenHash: secretHash('ancient'), tenantId, clientId, scopes: ['read'], issuedAt: longAgo - 3600, expiresAt: longAgo, revoked: false });
+  // Both this test's tokens were issued by the same app; its first token swept already, so force a new sweep window.
+  (api.storage.auth as unknown as { lastSweep: number }).lastSweep = 0;
+  await token(api, { grant_type: 'client_credentials' }, basic(clientId, clientSecret));
+  assert.equal(await api.storage.auth.findToken(secretHash('ancient')), undefined);
+});

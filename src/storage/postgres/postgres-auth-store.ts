@@ -1,10 +1,12 @@
 // Accounts, OAuth clients and access tokens in the PostgreSQL database, shared by every node.
-import type { AccessToken, AuthStore, Client, NewAccount } from '../../auth/auth-store.js';
+import { EXPIRED_TOKEN_RETENTION_SECONDS, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type AuthStore, type Client, type NewAccount } from '../../auth/auth-store.js';
 import type { Connection } from './connection.js';
 
 type TokenRow = [string, string, string, string, string, string, string | null];
 
 export class PostgresAuthStore implements AuthStore {
+  private lastSweep = 0;
+
   constructor(private readonly db: Connection) {}
 
   async createAccount(account: NewAccount): Promise<boolean> {
@@ -28,6 +30,10 @@ export class PostgresAuthStore implements AuthStore {
   async saveToken(token: AccessToken): Promise<void> {
     await this.db.run('INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
       [token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt]);
+    if (Date.now() - this.lastSweep >= TOKEN_SWEEP_INTERVAL_MS) {
+      this.lastSweep = Date.now();
+      await this.db.run('DELETE FROM access_tokens WHERE expires_at < $1', [token.issuedAt - EXPIRED_TOKEN_RETENTION_SECONDS]);
+    }
   }
 
   async findToken(tokenHash: string): Promise<AccessToken | undefined> {

@@ -1,6 +1,6 @@
 // Accounts, clients and access tokens in the SQLite database (writes share the storage's group commit).
 import type Database from 'better-sqlite3';
-import type { AccessToken, AuthStore, Client, NewAccount } from '../../auth/auth-store.js';
+import { EXPIRED_TOKEN_RETENTION_SECONDS, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type AuthStore, type Client, type NewAccount } from '../../auth/auth-store.js';
 import { now } from '../ids.js';
 import type { GroupCommit } from './group-commit.js';
 
@@ -15,6 +15,8 @@ interface TokenRow {
 }
 
 export class SqliteAuthStore implements AuthStore {
+  private lastSweep = 0;
+
   constructor(private readonly db: Database.Database, private readonly writes: GroupCommit) {}
 
   async createAccount(account: NewAccount): Promise<boolean> {
@@ -38,9 +40,13 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async saveToken(token: AccessToken): Promise<void> {
-    await this.writes.run(() => this.db.prepare(
-      'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ).run(token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt));
+    const sweep = Date.now() - this.lastSweep >= TOKEN_SWEEP_INTERVAL_MS;
+    if (sweep) this.lastSweep = Date.now();
+    await this.writes.run(() => {
+      this.db.prepare('INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt);
+      if (sweep) this.db.prepare('DELETE FROM access_tokens WHERE expires_at < ?').run(token.issuedAt - EXPIRED_TOKEN_RETENTION_SECONDS);
+    });
   }
 
   async findToken(tokenHash: string): Promise<AccessToken | undefined> {
