@@ -117,3 +117,10 @@ export async function createItem(api: TestApp, resource: string, body: Record<st
   if (response.statusCode !== 200) throw new Error(`creating ${resource} failed: ${response.statusCode} ${response.body}`);
   return Object.values(response.json())[0] as Record<string, string | null>;
 }
+
+/** The names of the dogs a collection URL answers, in order (the answer must be a 200). */
+export async function dogNames(api: TestApp, url: string): Promise<string[]> {
+  const response = await api.request({ url });
+  if (response.statusCode !== 200) throw new Error(`GET ${url} answered ${response.statusCode}: ${response.body}`);
+  return response.json().dogs.map((entry: { dog: { name: string } }) => entry.dog.name);
+}

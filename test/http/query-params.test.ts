@@ -1,12 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build, createDog, type TestApp } from '../helper.js';
-
-async function names(api: TestApp, url: string): Promise<string[]> {
-  const response = await api.request({ url });
-  assert.equal(response.statusCode, 200, response.body);
-  return response.json().dogs.map((entry: { dog: { name: string } }) => entry.dog.name);
-}
+import { build, createDog, dogNames as names } from '../helper.js';
 
 test('fields returns only the named fields, in the order asked, on items and collections', async (t) => {
   const api = await build(t);
