@@ -1,7 +1,7 @@
 // GET /adoptions: the one open operation — adoptable dogs of every tenant, public fields only, CORS for any origin.
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
-import { pagingHeaders } from '../http/links.js';
+import { pagingHeaders, prefersExactCount } from '../http/links.js';
 import { parseFilters, parseLimit, parseOffset, single } from '../query/collection.js';
 import { parseFields } from '../query/fields.js';
 import type { Selection } from '../query/selection.js';
@@ -40,10 +40,11 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
           const limit = parseLimit(query);
           const offset = parseOffset(query);
           const page = await storage.list(adoptableDogs, ALL_TENANTS, { filters, sort, limit, offset });
+          const total = prefersExactCount(context.request) ? await storage.count(adoptableDogs, ALL_TENANTS, { filters }) : undefined;
           return {
             status: 200,
             document: listDocument('dogs', 'dog', page.items, selection),
-            headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore: page.hasMore }),
+            headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore: page.hasMore, total }),
           };
         },
       },

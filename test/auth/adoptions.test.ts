@@ -16,7 +16,9 @@ test('GET /adoptions lists adoptable dogs of every tenant, public fields only, w
   for (const dog of dogs) assert.deepEqual(Object.keys(dog), ['id', 'name', 'furColor', 'location']);
   const filtered = await api.request({ url: '/v2/adoptions.xml?color=BLACK&fields=name', token: null });
   assert.match(filtered.body, /<dogs><dog><name>Bella<\/name><\/dog><\/dogs>$/);
-  const sorted = await api.request({ url: '/v1/adoptions?sort=-name&limit=1', token: null });
+  const sorted = await api.request({ url: '/v1/adoptions?sort=-name&limit=1', token: null, headers: { prefer: 'count=exact' } });
+  assert.equal(sorted.headers['x-total-count'], '2');
+  assert.match(String(sorted.headers.link), /rel="last"/);
   assert.equal(sorted.json().dogs[0].dog.name, 'Rex');
   assert.match(String(sorted.headers.link), /rel="next"/);
 });
