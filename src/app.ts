@@ -107,11 +107,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerErrorPages(app, portalPrefix);
   registerOpenApiRoutes(app, config, portalPrefix);
   registerVersionsPage(app, config, portalPrefix);
-  registerSignup(app, storage.auth, portalPrefix, config.publicUrl);
+  const openLimiter = new RateLimiter(config.rateLimitOpenPerMinute);
+  registerSignup(app, storage.auth, portalPrefix, config.publicUrl, openLimiter);
 
   const verifier = new TokenVerifier(storage.auth);
   registerOAuthRoutes(app, config, storage.auth, verifier);
-  const access = new AccessControl(verifier, new RateLimiter(config.rateLimitPerMinute), new RateLimiter(config.rateLimitOpenPerMinute));
+  const access = new AccessControl(verifier, new RateLimiter(config.rateLimitPerMinute), openLimiter);
 
   app.get('/', async (request, reply) => {
     if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(config.portalUrl, 302);

@@ -5,6 +5,7 @@ import { SCOPES } from '../auth/oauth-server.js';
 import { hashPassword, randomSecret, secretHash } from '../auth/secrets.js';
 import { ApiError } from '../errors.js';
 import { readBody } from '../http/body.js';
+import { rateLimitHeaders, type RateLimiter } from '../http/rate-limit.js';
 import { serialize } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
 import { newId } from '../storage/ids.js';
@@ -15,12 +16,23 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 const FIELDS = ['email', 'password', 'appName'] as const;
 
 /** Errors of a JSON sign-up are thrown to the one error handler, so they come in the API error shape (SPEC §7). */
-export function registerSignup(app: FastifyInstance, store: AuthStore, prefix: string, publicUrl: string): void {
+/**
+ * `limiter` counts sign-ups per IP (the open limit): each runs scrypt on purpose slowly, so
+ * unlimited sign-ups would be an easy way to load the service.
+ */
+export function registerSignup(app: FastifyInstance, store: AuthStore, prefix: string, publicUrl: string, limiter: RateLimiter): void {
   app.get(`${prefix}/signup`, async (_request, reply) => reply.type('text/html; charset=utf-8').send(formPage()));
 
   app.post(`${prefix}/signup`, async (request, reply) => {
     const browser = wantsPage(request);
     try {
+      if (limiter.enabled) {
+        const decision = limiter.take(`signup:${request.ip}`);
+        if (!decision.allowed) {
+          const headers = rateLimitHeaders(decision);
+          throw new ApiError('rateLimited', `Too many sign-ups from this address: the limit is ${decision.limit} a minute. Retry in ${decision.resetSeconds} s.`, headers);
+        }
+      }
       const { email, password, appName } = readSignup(readBody(request) ?? {});
       const accountId = newId();
       const client = { id: newId(), name: appName, secret: randomSecret(), scopes: [...SCOPES] };

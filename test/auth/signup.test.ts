@@ -63,3 +63,17 @@ test('a browser gets the form, and a page that shows the secret once', async (t)
   assert.equal(again.statusCode, 400);
   assert.match(again.body, /exists already/);
 });
+
+test('sign-ups are limited per address by the open limit', async (t) => {
+  const api = await build(t, { RATE_LIMIT_OPEN_PER_MINUTE: '2' });
+  const statuses = [];
+  for (let i = 0; i < 3; i += 1) {
+    const response = await api.request({ method: 'POST', url: '/portal/signup', json: { ...SIGNUP, email: `n${i}@example.com` }, headers: { accept: 'application/json' }, token: null });
+    statuses.push(response.statusCode);
+    if (response.statusCode === 403) {
+      assert.equal(response.json().code, 5003);
+      assert.ok(Number(response.headers['retry-after']) >= 1);
+    }
+  }
+  assert.deepEqual(statuses, [200, 200, 403]);
+});
