@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Verb } from '../http/context.js';
-import { rateLimitHeaders, type RateLimiter } from '../http/rate-limit.js';
+import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import type { QueryParams } from '../query/collection.js';
 import type { Scope } from '../storage/storage.js';
 import { readBody } from '../http/body.js';
@@ -56,13 +56,7 @@ export class AccessControl {
   }
 
   private limit(limiter: RateLimiter, key: string, reply: FastifyReply): void {
-    if (!limiter.enabled) return;
-    const decision = limiter.take(key);
-    const headers = rateLimitHeaders(decision);
-    reply.headers(headers);
-    if (!decision.allowed) {
-      throw new ApiError('rateLimited', `Too many requests: the limit is ${decision.limit} a minute. Retry in ${decision.resetSeconds} s.`, headers);
-    }
+    if (limiter.enabled) reply.headers(enforceRateLimit(limiter, key, 'requests'));
   }
 }
 

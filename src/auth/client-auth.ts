@@ -10,16 +10,27 @@ export async function authenticateClient(store: AuthStore, authorization: string
   let secret: unknown = body.client_secret;
   const viaHeader = authorization !== undefined && /^basic /i.test(authorization);
   if (viaHeader) {
-    const decoded = Buffer.from(authorization!.slice(6).trim(), 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon === -1) return { ok: false, viaHeader };
-    id = safeDecode(decoded.slice(0, colon));
-    secret = safeDecode(decoded.slice(colon + 1));
+    const credentials = basicCredentials(authorization!);
+    if (!credentials) return { ok: false, viaHeader };
+    ({ id, secret } = credentials);
   }
   if (typeof id !== 'string' || typeof secret !== 'string' || id === '' || secret === '') return { ok: false, viaHeader };
   const client = await store.findClient(id);
   if (!client || !secretMatches(secret, client.secretHash)) return { ok: false, viaHeader };
   return { ok: true, client };
+}
+
+/**
+ * The id and secret of a Basic header, form-decoded as RFC 6749 §2.3.1 requires (clients such as
+ * oauth4webapi encode even "-" and "_"); undefined when the header is not Basic or has no colon.
+ */
+export function basicCredentials(authorization: string): { id: string; secret: string } | undefined {
+  const match = /^basic\s+(\S+)$/i.exec(authorization);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon === -1) return undefined;
+  return { id: safeDecode(decoded.slice(0, colon)), secret: safeDecode(decoded.slice(colon + 1)) };
 }
 
 function safeDecode(text: string): string {

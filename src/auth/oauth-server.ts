@@ -1,6 +1,7 @@
 // The token endpoint's protocol work, done by @node-oauth/oauth2-server: client authentication, grant and scope checks, RFC errors.
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { AuthStore } from './auth-store.js';
+import { basicCredentials } from './client-auth.js';
 import { randomSecret, secretHash, secretMatches } from './secrets.js';
 
 export const SCOPES = ['read', 'write'] as const;
@@ -12,23 +13,10 @@ export interface TokenAnswer {
   readonly body: Record<string, unknown>;
 }
 
-/**
- * RFC 6749 §2.3.1 form-encodes the id and secret before Basic's base64 (oauth4webapi, for one,
- * encodes even "-" and "_"); the library compares them undecoded, so the header is decoded first.
- */
+/** The library compares a Basic header's id and secret undecoded: it gets them decoded (client-auth.ts). */
 function decodedBasic(authorization: string): string {
-  const match = /^basic\s+(\S+)$/i.exec(authorization);
-  if (!match) return authorization;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon === -1) return authorization;
-  try {
-    const id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
-    const secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
-    return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-  } catch {
-    return authorization;
-  }
+  const credentials = basicCredentials(authorization);
+  return credentials ? `Basic ${Buffer.from(`${credentials.id}:${credentials.secret}`).toString('base64')}` : authorization;
 }
 
 /** Builds the library's server over our store: it asks the model for clients and hands it tokens to save. */

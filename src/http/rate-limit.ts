@@ -3,6 +3,8 @@
 // The counters are the one piece of state a node keeps: each node enforces its limit on its own,
 // so N nodes behind a balancer allow up to N times the limit (docs/deployment.md says how to set it).
 
+import { ApiError } from '../errors.js';
+
 export interface RateDecision {
   readonly allowed: boolean;
   readonly limit: number;
@@ -54,6 +56,19 @@ export class RateLimiter {
     this.lastSweep = time;
     for (const [key, window] of this.windows) if (time - window.start >= WINDOW_MS) this.windows.delete(key);
   }
+}
+
+/**
+ * Counts one request for `key`: the RateLimit-* headers to send, or the 403 (with Retry-After)
+ * when the limit is reached. `what` says what was limited, for the message.
+ */
+export function enforceRateLimit(limiter: RateLimiter, key: string, what: string): Record<string, string> {
+  const decision = limiter.take(key);
+  const headers = rateLimitHeaders(decision);
+  if (!decision.allowed) {
+    throw new ApiError('rateLimited', `Too many ${what}: the limit is ${decision.limit} a minute. Retry in ${decision.resetSeconds} s.`, headers);
+  }
+  return headers;
 }
 
 /** The RateLimit-* headers of an answer (draft-ietf-httpapi-ratelimit-headers, as SPEC §7 names them). */

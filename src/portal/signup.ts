@@ -5,7 +5,7 @@ import { SCOPES } from '../auth/oauth-server.js';
 import { hashPassword, randomSecret, secretHash } from '../auth/secrets.js';
 import { ApiError } from '../errors.js';
 import { readBody } from '../http/body.js';
-import { rateLimitHeaders, type RateLimiter } from '../http/rate-limit.js';
+import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import { serialize } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
 import { newId } from '../storage/ids.js';
@@ -26,13 +26,7 @@ export function registerSignup(app: FastifyInstance, store: AuthStore, prefix: s
   app.post(`${prefix}/signup`, async (request, reply) => {
     const browser = wantsPage(request);
     try {
-      if (limiter.enabled) {
-        const decision = limiter.take(`signup:${request.ip}`);
-        if (!decision.allowed) {
-          const headers = rateLimitHeaders(decision);
-          throw new ApiError('rateLimited', `Too many sign-ups from this address: the limit is ${decision.limit} a minute. Retry in ${decision.resetSeconds} s.`, headers);
-        }
-      }
+      if (limiter.enabled) enforceRateLimit(limiter, `signup:${request.ip}`, 'sign-ups from this address');
       const { email, password, appName } = readSignup(readBody(request) ?? {});
       const accountId = newId();
       const client = { id: newId(), name: appName, secret: randomSecret(), scopes: [...SCOPES] };
