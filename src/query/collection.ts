@@ -86,12 +86,12 @@ export function parseFilters(def: ResourceDef, params: QueryParams): Filter[] {
   return filters;
 }
 
-export function parseSort(def: ResourceDef, params: QueryParams): Sort | undefined {
+/** `sortable` narrows the fields (a public view sorts only by what it shows). */
+export function parseSort(def: ResourceDef, params: QueryParams, sortable: readonly string[] = sortableFields(def)): Sort | undefined {
   const raw = single(params, 'sort');
   if (raw === undefined) return undefined;
   const descending = raw.startsWith('-');
   const field = descending ? raw.slice(1) : raw;
-  const sortable = sortableFields(def);
   if (!sortable.includes(field)) {
     throw new ApiError('sortInvalid', `sort cannot order by "${raw}". Sortable fields of ${def.name}: ${sortable.join(', ')}; put - in front for descending order (sort=-name).`);
   }

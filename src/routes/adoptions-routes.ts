@@ -2,7 +2,7 @@
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { pagingHeaders, prefersExactCount } from '../http/links.js';
-import { parseFilters, parseLimit, parseOffset, single } from '../query/collection.js';
+import { parseFilters, parseLimit, parseOffset, parseSort, single } from '../query/collection.js';
 import { parseFields } from '../query/fields.js';
 import type { Selection } from '../query/selection.js';
 import { listDocument } from '../representation/document.js';
@@ -35,7 +35,7 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
           const { query } = context;
           checkParams(context, ['fields', 'limit', 'offset', 'sort', 'color', 'location']);
           const selection = publicSelection(single(query, 'fields'));
-          const sort = publicSort(single(query, 'sort'));
+          const sort = parseSort(adoptableDogs, query, PUBLIC_FIELDS);
           const filters = [...parseFilters(adoptableDogs, query), { field: 'state', values: ['adoptable'], exact: true }];
           const limit = parseLimit(query);
           const offset = parseOffset(query);
@@ -62,14 +62,4 @@ function publicSelection(fields: string | undefined): Selection {
   }
   const names = parsed.nodes.map((node) => node.name);
   return { scalars: names, associations: [], order: names };
-}
-
-function publicSort(raw: string | undefined): { field: string; descending: boolean } | undefined {
-  if (raw === undefined) return undefined;
-  const descending = raw.startsWith('-');
-  const field = descending ? raw.slice(1) : raw;
-  if (!(PUBLIC_FIELDS as readonly string[]).includes(field)) {
-    throw new ApiError('sortInvalid', `sort cannot order adoptable dogs by "${raw}". Sortable fields: ${PUBLIC_FIELDS.join(', ')}; put - in front for descending order.`);
-  }
-  return { field, descending };
 }
