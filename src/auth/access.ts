@@ -6,7 +6,7 @@ import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import type { QueryParams } from '../query/collection.js';
 import type { Scope } from '../storage/storage.js';
 import { readBody } from '../http/body.js';
-import type { TokenVerifier } from './token-verifier.js';
+import type { Principal, TokenVerifier } from './token-verifier.js';
 
 export interface Access {
   readonly scope: Scope;
@@ -29,17 +29,28 @@ export class AccessControl {
     private readonly openLimiter: RateLimiter,
   ) {}
 
-  /** Checks the request's token, scope and rate; sets the RateLimit headers; throws the 401/403 errors. */
-  async check(request: FastifyRequest, reply: FastifyReply, method: Verb, open: boolean): Promise<Access> {
+  /**
+   * Checks the request's token, scope and rate; sets the RateLimit headers; throws the 401/403
+   * errors. A token the verifier has cached is checked without a promise.
+   */
+  check(request: FastifyRequest, reply: FastifyReply, method: Verb, open: boolean): Access | Promise<Access> {
     if (open) {
-      this.limit(this.openLimiter, `ip:${request.ip}`, reply);
-      return { scope: NO_TENANT, clientId: `ip:${request.ip}` };
+      const clientId = `ip:${request.ip}`;
+      this.limit(this.openLimiter, clientId, reply);
+      return { scope: NO_TENANT, clientId };
     }
     const token = presentedToken(request);
     if (token === undefined) {
       throw new ApiError('tokenMissing', 'This operation needs an access token: send Authorization: Bearer <token>. Get one from POST /oauth2/token with your client id and secret (sign up in the developer portal for a client).', { 'www-authenticate': `Bearer ${REALM}` });
     }
-    const principal = await this.verifier.verify(token);
+    const principal = this.verifier.verify(token);
+    return principal instanceof Promise
+      ? principal.then((verified) => this.admit(verified, reply, method))
+      : this.admit(principal, reply, method);
+  }
+
+  /** Stages 4–6 once the token is known: valid (401), scope (403), rate (403). */
+  private admit(principal: Principal | undefined, reply: FastifyReply, method: Verb): Access {
     if (!principal) {
       throw new ApiError('tokenInvalid', 'The access token is not valid: it is unknown, expired or revoked. Get a new one from POST /oauth2/token.', {
         'www-authenticate': `Bearer ${REALM}, error="invalid_token", error_description="The access token is unknown, expired or revoked"`,

@@ -24,11 +24,19 @@ export class TokenVerifier {
 
   constructor(private readonly store: AuthStore, private readonly clock: () => number = Date.now) {}
 
-  /** The principal of a valid token; undefined for an unknown, expired or revoked one. */
-  async verify(token: string): Promise<Principal | undefined> {
+  /**
+   * The principal of a valid token; undefined for an unknown, expired or revoked one. A verdict
+   * still in the cache is returned as it is, without a promise (the hot path of every request);
+   * only a token the cache does not hold waits for the store.
+   */
+  verify(token: string): Principal | undefined | Promise<Principal | undefined> {
     const time = this.clock();
     const cached = this.cache.get(token);
     if (cached && cached.recheckAt > time) return cached.expiresAt > time ? cached.principal : undefined;
+    return this.lookUp(token, time);
+  }
+
+  private async lookUp(token: string, time: number): Promise<Principal | undefined> {
     const stored = await this.store.findToken(secretHash(token));
     const expiresAt = stored ? stored.expiresAt * 1000 : 0;
     const valid = stored !== undefined && !stored.revoked && expiresAt > time;

@@ -64,7 +64,9 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
         if (intent.overridden && request.method !== 'POST' && isPrefetch(request)) {
           throw new ApiError('prefetchRefused', 'This GET changes data (it has a method override) and was sent as a prefetch, so it was not carried out. Send it as a normal request.');
         }
-        const context: ApiContext = { ...intent, ...(await deps.access.check(request, reply, intent.method, endpoint.open === true)) };
+        const checked = deps.access.check(request, reply, intent.method, endpoint.open === true);
+        const { scope, clientId } = checked instanceof Promise ? await checked : checked;
+        const context: ApiContext = { ...intent, scope, clientId };
         const outcome = context.method === 'POST'
           ? await runIdempotent(context, deps.storage, () => operation.run(context))
           : await operation.run(context);

@@ -22,9 +22,16 @@ function attach(item: Item, name: string, value: RelatedValue): void {
   (holder[RELATED] ??= {})[name] = value;
 }
 
-/** Attaches to `items` every association the selection names, recursively. */
-export async function expand(storage: Storage, def: ResourceDef, scope: Scope, items: readonly Item[], selection: Selection): Promise<void> {
-  if (items.length === 0) return;
+/**
+ * Attaches to `items` every association the selection names, recursively. A selection without
+ * associations (the default) costs nothing: no promise is made, so the caller awaits nothing.
+ */
+export function expand(storage: Storage, def: ResourceDef, scope: Scope, items: readonly Item[], selection: Selection): Promise<void> | undefined {
+  if (items.length === 0 || selection.associations.length === 0) return undefined;
+  return expandAssociations(storage, def, scope, items, selection);
+}
+
+async function expandAssociations(storage: Storage, def: ResourceDef, scope: Scope, items: readonly Item[], selection: Selection): Promise<void> {
   for (const { name, selection: nested } of selection.associations) {
     const association = def.associations[name]!;
     const target = resourceByName(association.target)!;

@@ -1,8 +1,9 @@
 // Infrastructure endpoints outside the API: liveness, readiness (the database answers) and Prometheus metrics.
 import type { FastifyInstance, FastifyReply, onResponseHookHandler } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 import { ApiError } from '../errors.js';
 import type { Storage } from '../storage/storage.js';
+import { RequestHistogram } from './request-histogram.js';
 
 const ALLOW = 'GET, HEAD';
 
@@ -22,39 +23,26 @@ function processMetrics(): Registry {
 
 export function registerInfraRoutes(app: FastifyInstance, storage: Storage): void {
   const registry = new Registry();
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer HTTP requests, by route pattern, method and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+  const duration = new RequestHistogram(
+    'http_request_duration_seconds',
+    'Time to answer HTTP requests, by route pattern, method and status.',
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registry,
+  );
 
   // Each route gets its own onResponse hook with its pattern in a closure (reading the pattern
   // back from the request builds an options object per request); unmatched requests are one series.
-  const observerFor = (route: string) => {
-    const series = new Map<string, { observe(value: number): void }>();
-    return (method: string, status: number, milliseconds: number): void => {
-      const key = `${method} ${status}`;
-      let child = series.get(key);
-      if (!child) {
-        child = duration.labels(method, route, String(status));
-        series.set(key, child);
-      }
-      child.observe(milliseconds / 1000);
-    };
-  };
   app.addHook('onRoute', (route) => {
-    const observe = observerFor(route.url);
+    const observe = duration.observerFor(route.url);
     const hook: onResponseHookHandler = (request, reply, done) => {
-      observe(request.method, reply.statusCode, reply.elapsedTime);
+      observe(request.method, reply.statusCode, reply.elapsedTime / 1000);
       done();
     };
     route.onResponse = [...toArray(route.onResponse), hook];
   });
-  const observeUnmatched = observerFor('unmatched');
+  const observeUnmatched = duration.observerFor('unmatched');
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) observeUnmatched(request.method, reply.statusCode, reply.elapsedTime);
+    if (request.is404) observeUnmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 

@@ -42,7 +42,8 @@ export function listOperation(def: ResourceDef, { storage, config }: RouteDeps, 
       const limit = parseLimit(query);
       const offset = parseOffset(query);
       const page = await storage.list(def, scope, { ...criteria, sort, limit, offset });
-      await expand(storage, def, scope, page.items, selection);
+      const expanding = expand(storage, def, scope, page.items, selection);
+      if (expanding) await expanding;
       const total = prefersExactCount(context.request) ? await storage.count(def, scope, criteria) : undefined;
       return {
         status: 200,
@@ -94,7 +95,8 @@ export function readOperation(def: ResourceDef, { storage }: RouteDeps): Operati
       const id = idOf(def, context);
       const item = await storage.get(def, context.scope, id);
       if (!item) throw notFound(def, id);
-      await expand(storage, def, context.scope, [item], selection);
+      const expanding = expand(storage, def, context.scope, [item], selection);
+      if (expanding) await expanding;
       return { status: 200, document: itemDocument(def.singular, item, selection) };
     },
   };

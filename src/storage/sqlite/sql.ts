@@ -15,6 +15,18 @@ export function selectList(def: ResourceDef, alias = 't'): string {
   return list;
 }
 
+const byIdQueries = new Map<ResourceDef, string>();
+
+/** One item of a tenant by its id (built once per resource: the hottest statement keeps one string, hashed once). */
+export function byIdQuery(def: ResourceDef): string {
+  let sql = byIdQueries.get(def);
+  if (sql === undefined) {
+    sql = `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`;
+    byIdQueries.set(def, sql);
+  }
+  return sql;
+}
+
 /** With search text, the full-text index leads (CROSS JOIN fixes the order): it narrows far better than the tenant. */
 export function fromClause(def: ResourceDef, q: string | undefined): string {
   return q === undefined ? `${def.name} t` : `${def.name}_fts f CROSS JOIN ${def.name} t ON t.seq = f.rowid`;

@@ -16,7 +16,7 @@ import {
 import { GroupCommit } from './group-commit.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { migrations } from './migrations.js';
-import { fromClause, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
+import { byIdQuery, fromClause, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -94,7 +94,7 @@ export class SqliteStorage implements Storage {
   }
 
   async get(def: ResourceDef, scope: Scope, id: string): Promise<Item | undefined> {
-    return this.readItems(def, `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`, [scope.tenantId, id])[0];
+    return this.readItems(def, byIdQuery(def), [scope.tenantId, id])[0];
   }
 
   async create(def: ResourceDef, scope: Scope, values: WriteValues): Promise<Item> {
