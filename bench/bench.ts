@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   console.log(`seeding ${DOGS} dogs and ${DOGS / 5} owners in ${DATA_DIR} (kept between runs) ...`);
   const { dogId, ownerId, clientId, clientSecret } = await seed(DATA_DIR, DOGS);
 
-  const server = start('server', ['node', 'dist/server.js'], {
+  const server = start('server', serverCommand(), {
     PORT: String(SERVER_PORT), HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`,
     RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_OPEN_PER_MINUTE: '100000000',
   });
@@ -78,19 +78,27 @@ async function main(): Promise<void> {
       rows.push([
         operation.name, fmt(measured.requestsPerSecond), `${measured.p50.toFixed(2)} / ${measured.p99.toFixed(2)}`,
         fmt(base.requestsPerSecond), ratio.toFixed(2), operation.target ? `≥ ${operation.target} ${ratio >= operation.target ? 'met' : 'MISSED'}` : 'report',
-        String(measured.failures),
+        String(measured.failures), peakRssMiB(server.pid!).toFixed(0),
       ]);
       console.log(`  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs baseline ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}`);
     }
     const peakRss = peakRssMiB(server.pid!);
     console.log(`\nDog Registry bench: ${DOGS} dogs, ${CONNECTIONS} connections, ${SECONDS} s per operation, server on core 0, wrk on core 1\n`);
-    table(['operation', 'req/s', 'p50 / p99 ms', 'baseline req/s', 'ratio', 'target', 'non-2xx'], rows);
+    table(['operation', 'req/s', 'p50 / p99 ms', 'baseline req/s', 'ratio', 'target', 'non-2xx', 'peak RSS MiB so far'], rows);
     console.log(`\nserver peak RSS: ${peakRss.toFixed(1)} MiB (target < 150 MiB: ${peakRss < 150 ? 'met' : 'MISSED'})`);
     fs.rmSync(answersFile, { force: true });
   } finally {
     baseline?.kill('SIGTERM');
     server.kill('SIGTERM');
   }
+}
+
+/** The command `npm start` runs after building (with its Node options), so the bench measures what ships. */
+function serverCommand(): string[] {
+  const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  const command = pkg.scripts.start.split('&&').pop()!.trim().split(/\s+/);
+  if (command[0] !== 'node') throw new Error(`npm start should end in a node command, not: ${pkg.scripts.start}`);
+  return command;
 }
 
 function start(name: string, command: string[], env: Record<string, string>): ChildProcess {

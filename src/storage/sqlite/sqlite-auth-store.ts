@@ -1,8 +1,8 @@
 // Accounts, clients and access tokens in the SQLite database (writes share the storage's group commit).
-import type Database from 'better-sqlite3';
 import { EXPIRED_TOKEN_RETENTION_SECONDS, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type AuthStore, type Client, type NewAccount } from '../../auth/auth-store.js';
 import { now } from '../ids.js';
 import type { GroupCommit } from './group-commit.js';
+import type { Statements } from './statements.js';
 
 interface TokenRow {
   token_hash: string;
@@ -17,24 +17,24 @@ interface TokenRow {
 export class SqliteAuthStore implements AuthStore {
   private lastSweep = 0;
 
-  constructor(private readonly db: Database.Database, private readonly writes: GroupCommit) {}
+  constructor(private readonly statements: Statements, private readonly writes: GroupCommit) {}
 
   async createAccount(account: NewAccount): Promise<boolean> {
     return this.writes.run(() => {
-      const taken = this.db.prepare('SELECT 1 FROM accounts WHERE email = ?').get(account.email);
+      const taken = this.statements.get('SELECT 1 FROM accounts WHERE email = ?').get(account.email);
       if (taken) return false;
       const created = now();
-      this.db.prepare('INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)')
+      this.statements.get('INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)')
         .run(account.accountId, account.email, account.passwordHash, created);
       const { client } = account;
-      this.db.prepare('INSERT INTO clients (id, tenant_id, name, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      this.statements.get('INSERT INTO clients (id, tenant_id, name, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(client.id, account.accountId, client.name, client.secretHash, client.scopes.join(' '), created);
       return true;
     });
   }
 
   async findClient(clientId: string): Promise<Client | undefined> {
-    const row = this.db.prepare('SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = ?').get(clientId) as
+    const row = this.statements.get('SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = ?').get(clientId) as
       { id: string; tenant_id: string; name: string; secret_hash: string; scopes: string } | undefined;
     return row && { id: row.id, tenantId: row.tenant_id, name: row.name, secretHash: row.secret_hash, scopes: row.scopes.split(' ') };
   }
@@ -43,14 +43,14 @@ export class SqliteAuthStore implements AuthStore {
     const sweep = Date.now() - this.lastSweep >= TOKEN_SWEEP_INTERVAL_MS;
     if (sweep) this.lastSweep = Date.now();
     await this.writes.run(() => {
-      this.db.prepare('INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+      this.statements.get('INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt);
-      if (sweep) this.db.prepare('DELETE FROM access_tokens WHERE expires_at < ?').run(token.issuedAt - EXPIRED_TOKEN_RETENTION_SECONDS);
+      if (sweep) this.statements.get('DELETE FROM access_tokens WHERE expires_at < ?').run(token.issuedAt - EXPIRED_TOKEN_RETENTION_SECONDS);
     });
   }
 
   async findToken(tokenHash: string): Promise<AccessToken | undefined> {
-    const row = this.db.prepare('SELECT * FROM access_tokens WHERE token_hash = ?').get(tokenHash) as TokenRow | undefined;
+    const row = this.statements.get('SELECT * FROM access_tokens WHERE token_hash = ?').get(tokenHash) as TokenRow | undefined;
     return row && {
       tokenHash: row.token_hash, tenantId: row.tenant_id, clientId: row.client_id, scopes: row.scopes.split(' '),
       issuedAt: row.issued_at, expiresAt: row.expires_at, revoked: row.revoked_at !== null,
@@ -58,7 +58,7 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async revokeToken(tokenHash: string, clientId: string): Promise<boolean> {
-    return this.writes.run(() => this.db.prepare(
+    return this.writes.run(() => this.statements.get(
       'UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL',
     ).run(Math.floor(Date.now() / 1000), tokenHash, clientId).changes > 0);
   }

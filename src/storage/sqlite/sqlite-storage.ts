@@ -14,6 +14,7 @@ import {
   type SearchHit, type SearchQuery, type Storage,
 } from '../storage.js';
 import { GroupCommit } from './group-commit.js';
+import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { migrations } from './migrations.js';
 import { byIdQuery, fromClause, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
@@ -23,10 +24,7 @@ type Statement = Database.Statement<unknown[], unknown>;
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Statement>();
-  private readonly rawStatements = new Map<string, Statement>();
-  /** Statements run so far: lets tests check that loading associations is batched. */
-  queryCount = 0;
+  private readonly statements: Statements;
   private readonly writes: GroupCommit;
   readonly auth: SqliteAuthStore;
 
@@ -45,8 +43,9 @@ export class SqliteStorage implements Storage {
     // NORMAL in WAL mode: a committed write survives a crash of the process (not of the OS) — SPEC §10.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    this.statements = new Statements(this.db);
     this.writes = new GroupCommit(this.db);
-    this.auth = new SqliteAuthStore(this.db, this.writes);
+    this.auth = new SqliteAuthStore(this.statements, this.writes);
     this.db.function('ci', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   }
 
@@ -60,6 +59,11 @@ export class SqliteStorage implements Storage {
         this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(migration.version, now());
       })();
     }
+  }
+
+  /** Statements run so far: lets tests check that loading associations is batched. */
+  get queryCount(): number {
+    return this.statements.count;
   }
 
   async ping(): Promise<void> {
@@ -230,24 +234,11 @@ export class SqliteStorage implements Storage {
   }
 
   private rawStatement(sql: string): Statement {
-    this.queryCount += 1;
-    let statement = this.rawStatements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql).raw(true);
-      this.rawStatements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.raw(sql);
   }
 
-
   private statement(sql: string): Statement {
-    this.queryCount += 1;
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql);
   }
 
   private index(def: ResourceDef, seq: number | bigint, item: Item): void {
