@@ -91,7 +91,7 @@ test('nested fields select associations four levels deep, single and array, in J
   assert.equal(plain.json().owner.dogs[0].dog.furColor, null);
 });
 
-test('a nested array holds the first 100 associated items in creation order', async (t) => {
+test('a nested array holds the first 100 associated items in creation order, for one parent or a page of them', async (t) => {
   const api = await build(t);
   const owner = await create(api, 'owners', { name: 'Ann' });
   for (let i = 0; i < 103; i += 1) await create(api, 'dogs', { name: `dog${i}`, ownerId: owner.id });
@@ -99,6 +99,13 @@ test('a nested array holds the first 100 associated items in creation order', as
   assert.equal(dogs.length, 100);
   assert.equal(dogs[0].dog.name, 'dog0');
   assert.equal(dogs[99].dog.name, 'dog99');
+  // A page of several owners loads their dogs in one query, still at most 100 each, in order.
+  const other = await create(api, 'owners', { name: 'Bo' });
+  for (let i = 0; i < 101; i += 1) await create(api, 'dogs', { name: `bo${i}`, ownerId: other.id });
+  const page = (await api.request({ url: '/v1/owners?fields=name,dogs(name)' })).json().owners;
+  assert.deepEqual(page.map((entry: { owner: { name: string; dogs: unknown[] } }) => [entry.owner.name, entry.owner.dogs.length]), [['Ann', 100], ['Bo', 100]]);
+  assert.equal(page[0].owner.dogs[99].dog.name, 'dog99');
+  assert.equal(page[1].owner.dogs[99].dog.name, 'bo99');
 });
 
 test('loading associations is batched: a page of owners with dogs(foods) takes the same number of queries for 2 or 10 owners', async (t) => {

@@ -3,6 +3,14 @@ import { columnOf, representedFields, type AssociationDef, type ResourceDef } fr
 import { words } from '../search-words.js';
 import { ALL_TENANTS, type Criteria, type Scope } from '../storage.js';
 
+/**
+ * A bound integer that SQLite's query planner does not look at. The planner reads the value of
+ * a bare `LIMIT ?`, which ties the plan to it: the statement is prepared again each time the
+ * value is bound, a parse and plan on every run. Measured on a page of ten: 46 µs with
+ * `LIMIT ? OFFSET ?`, 26 µs with the CAST, the same as with literal numbers.
+ */
+export const BOUND_INTEGER = 'CAST(? AS INTEGER)';
+
 const selectLists = new Map<ResourceDef, string>();
 
 /** The columns of a representation, in the order of representedFields (built once per resource). */
@@ -68,11 +76,43 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria):
 }
 
 /**
- * One query for an association over many parents: rows are the target's columns, then the key
- * they belong to. The keys come as one JSON array parameter, so the text (and statement) is the
- * same however many there are.
+ * One query for an association over its parents: rows are the target's columns, then the key
+ * they belong to. Several keys come as one JSON array parameter, so the text (and statement) is
+ * the same however many there are; a single key has a simpler form. Built once per association.
  */
-export function relatedQuery(association: AssociationDef, target: ResourceDef): string {
+export function relatedQuery(association: AssociationDef, target: ResourceDef, oneKey: boolean): string {
+  const cache = oneKey ? oneKeyQueries : manyKeyQueries;
+  let sql = cache.get(association);
+  if (sql === undefined) {
+    sql = oneKey ? oneKeyRelatedQuery(association, target) : manyKeyRelatedQuery(association, target);
+    cache.set(association, sql);
+  }
+  return sql;
+}
+
+const oneKeyQueries = new Map<AssociationDef, string>();
+const manyKeyQueries = new Map<AssociationDef, string>();
+
+/**
+ * The items related to one key (one parent, the common case of a single item read): a plain
+ * range of the association's index with a LIMIT, where the many-key form needs json_each and a
+ * window function (parameters: tenant, key, and the limit for an array association).
+ */
+function oneKeyRelatedQuery(association: AssociationDef, target: ResourceDef): string {
+  if (association.kind === 'one') {
+    return `SELECT ${selectList(target)}, t.id FROM ${target.name} t WHERE t.tenant_id = ? AND t.id = ?`;
+  }
+  if ('reverseField' in association) {
+    const column = `t.${columnOf(association.reverseField)}`;
+    return `SELECT ${selectList(target)}, ${column} FROM ${target.name} t WHERE t.tenant_id = ? AND ${column} = ? ORDER BY t.seq LIMIT ${BOUND_INTEGER}`;
+  }
+  const { table, selfColumn, targetColumn } = association.link;
+  return `SELECT ${selectList(target)}, l.${selfColumn} FROM ${table} l JOIN ${target.name} t ON t.tenant_id = l.tenant_id AND t.id = l.${targetColumn}
+    WHERE l.tenant_id = ? AND l.${selfColumn} = ? ORDER BY t.seq LIMIT ${BOUND_INTEGER}`;
+}
+
+/** The items related to several keys, at most the limit per key (parameters: tenant, the keys as a JSON array, the limit). */
+function manyKeyRelatedQuery(association: AssociationDef, target: ResourceDef): string {
   const keys = 'SELECT value FROM json_each(?)';
   if (association.kind === 'one') {
     return `SELECT ${selectList(target)}, t.id FROM ${target.name} t WHERE t.tenant_id = ? AND t.id IN (${keys})`;
@@ -89,5 +129,5 @@ export function relatedQuery(association: AssociationDef, target: ResourceDef): 
       WHERE l.tenant_id = ? AND l.${selfColumn} IN (${keys})`;
   }
   const columns = [...representedFields(target).map((name) => `r.${columnOf(name)}`), 'r.k'].join(', ');
-  return `SELECT ${columns} FROM (${inner}) r WHERE r.n <= ? ORDER BY r.s`;
+  return `SELECT ${columns} FROM (${inner}) r WHERE r.n <= ${BOUND_INTEGER} ORDER BY r.s`;
 }

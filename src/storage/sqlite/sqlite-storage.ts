@@ -17,7 +17,7 @@ import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { migrations } from './migrations.js';
-import { byIdQuery, fromClause, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
+import { BOUND_INTEGER, byIdQuery, fromClause, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -83,7 +83,7 @@ export class SqliteStorage implements Storage {
     if (query.sort) order.push(`${sortKey(query.sort.field)} ${query.sort.descending ? 'DESC' : 'ASC'}`);
     else if (query.q !== undefined) order.push('f.rank');
     order.push('t.seq');
-    const sql = `SELECT ${selectList(def)} FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
+    const sql = `SELECT ${selectList(def)} FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${BOUND_INTEGER} OFFSET ${BOUND_INTEGER}`;
     const rows = this.readItems(def, sql, [...params, query.limit + 1, query.offset]);
     const hasMore = rows.length > query.limit;
     if (hasMore) rows.pop();
@@ -162,10 +162,11 @@ export class SqliteStorage implements Storage {
     const related = new Map<string, Item[]>();
     if (keys.length === 0) return related;
     const target = resourceByName(association.target)!;
-    const params: unknown[] = [scope.tenantId, JSON.stringify(keys)];
+    const oneKey = keys.length === 1;
+    const params: unknown[] = [scope.tenantId, oneKey ? keys[0] : JSON.stringify(keys)];
     if (association.kind === 'many') params.push(limitPerKey);
     const names = representedFields(target);
-    for (const row of this.rawStatement(relatedQuery(association, target)).all(...params) as FieldValue[][]) {
+    for (const row of this.rawStatement(relatedQuery(association, target, oneKey)).all(...params) as FieldValue[][]) {
       const key = row[names.length] as string;
       const list = related.get(key);
       const item = toItem(names, row);
@@ -182,7 +183,7 @@ export class SqliteStorage implements Storage {
       const { where, params } = whereClause(def, scope, { filters: [], q: query.q });
       if (where === undefined) return;
       const names = representedFields(def);
-      const sql = `SELECT ${selectList(def)}, f.rank FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY f.rank, t.seq LIMIT ?`;
+      const sql = `SELECT ${selectList(def)}, f.rank FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY f.rank, t.seq LIMIT ${BOUND_INTEGER}`;
       for (const row of this.rawStatement(sql).all(...params, window) as FieldValue[][]) {
         ranked.push({ def, item: toItem(names, row), rank: Number(row[names.length]), order });
       }
