@@ -11,12 +11,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { seed } from './seed.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/**
+ * The server and the baseline are loaded in alternating slices (server, baseline, server, …), so
+ * that a slow spell of this shared machine falls on both alike instead of on one of them.
+ */
+const SLICES = 5;
+/** wrk takes whole seconds. */
+const SLICE_SECONDS = Math.max(1, Math.round(SECONDS / SLICES));
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = 50;
 const DOGS = Number(process.env.BENCH_DOGS ?? 100_000);
 const SERVER_PORT = 18080;
 const BASELINE_PORT = 18081;
 const DATA_DIR = path.resolve(process.env.BENCH_DATA_DIR ?? '.bench-data');
+/** The seeded database, kept between runs; each run works on a fresh copy, so POSTs never pile up. */
+const SEED_DIR = path.join(DATA_DIR, 'seed');
+const RUN_DIR = path.join(DATA_DIR, 'run');
 
 interface Operation {
   name: string;
@@ -31,6 +41,8 @@ interface Operation {
 }
 
 interface WrkResult {
+  requests: number;
+  seconds: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -38,11 +50,16 @@ interface WrkResult {
 }
 
 async function main(): Promise<void> {
-  console.log(`seeding ${DOGS} dogs and ${DOGS / 5} owners in ${DATA_DIR} (kept between runs) ...`);
-  const { dogId, ownerId, clientId, clientSecret } = await seed(DATA_DIR, DOGS);
+  console.log(`seeding ${DOGS} dogs and ${DOGS / 5} owners in ${SEED_DIR} (kept between runs) ...`);
+  const { dogId, ownerId, clientId, clientSecret } = await seed(SEED_DIR, DOGS);
+  fs.rmSync(RUN_DIR, { recursive: true, force: true });
+  fs.mkdirSync(RUN_DIR, { recursive: true });
+  for (const file of fs.readdirSync(SEED_DIR).filter((name) => name.startsWith('registry.sqlite'))) {
+    fs.copyFileSync(path.join(SEED_DIR, file), path.join(RUN_DIR, file));
+  }
 
   const server = start('server', serverCommand(), {
-    PORT: String(SERVER_PORT), HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`,
+    PORT: String(SERVER_PORT), HOST: '127.0.0.1', DATA_DIR: RUN_DIR, LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`,
     RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_OPEN_PER_MINUTE: '100000000',
   });
   let baseline: ChildProcess | undefined;
@@ -72,8 +89,17 @@ async function main(): Promise<void> {
       // A short untimed run first, so both are measured after the JIT has warmed up.
       wrk(SERVER_PORT, operation, WARMUP_SECONDS);
       wrk(BASELINE_PORT, operation, WARMUP_SECONDS);
-      const measured = wrk(SERVER_PORT, operation, SECONDS);
-      const base = wrk(BASELINE_PORT, operation, SECONDS);
+      const serverSlices: WrkResult[] = [];
+      const baselineSlices: WrkResult[] = [];
+      for (let slice = 0; slice < SLICES; slice += 1) {
+        serverSlices.push(wrk(SERVER_PORT, operation, SLICE_SECONDS));
+        // A slow operation leaves requests queued when wrk stops: let the server finish them
+        // before the baseline's slice, which would otherwise share the core with them.
+        await idle(server.pid!);
+        baselineSlices.push(wrk(BASELINE_PORT, operation, SLICE_SECONDS));
+      }
+      const measured = combine(serverSlices);
+      const base = combine(baselineSlices);
       const ratio = measured.requestsPerSecond / base.requestsPerSecond;
       rows.push([
         operation.name, fmt(measured.requestsPerSecond), `${measured.p50.toFixed(2)} / ${measured.p99.toFixed(2)}`,
@@ -83,7 +109,8 @@ async function main(): Promise<void> {
       console.log(`  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs baseline ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}`);
     }
     const peakRss = peakRssMiB(server.pid!);
-    console.log(`\nDog Registry bench: ${DOGS} dogs, ${CONNECTIONS} connections, ${SECONDS} s per operation, server on core 0, wrk on core 1\n`);
+    console.log(`\nDog Registry bench: ${DOGS} dogs, ${CONNECTIONS} connections, ${SLICES * SLICE_SECONDS} s per operation each for the server and the baseline`
+      + ` (in ${SLICES} alternating slices; p50 and p99 are the slices' medians), server on core 0, wrk on core 1\n`);
     table(['operation', 'req/s', 'p50 / p99 ms', 'baseline req/s', 'ratio', 'target', 'non-2xx', 'peak RSS MiB so far'], rows);
     console.log(`\nserver peak RSS: ${peakRss.toFixed(1)} MiB (target < 150 MiB: ${peakRss < 150 ? 'met' : 'MISSED'})`);
     fs.rmSync(answersFile, { force: true });
@@ -163,12 +190,48 @@ function wrk(port: number, operation: Operation, seconds: number): WrkResult {
   if (result.status !== 0) throw new Error(`wrk failed: ${result.stderr}`);
   const out = result.stdout;
   const failures = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?(\d+)/.exec(out)?.[1] ?? 0);
+  const total = /(\d+) requests in ([\d.]+)(ms|s|m)\b/.exec(out);
   return {
+    requests: Number(total?.[1]),
+    seconds: Number(total?.[2]) * { ms: 0.001, s: 1, m: 60 }[(total?.[3] ?? 's') as 'ms' | 's' | 'm'],
     requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
     p50: latency(out, '50%'),
     p99: latency(out, '99%'),
     failures,
   };
+}
+
+/** Waits (up to 10 s) until the process has used no CPU for 100 ms. */
+async function idle(pid: number): Promise<void> {
+  let before = cpuTicks(pid);
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    await sleep(100);
+    const now = cpuTicks(pid);
+    if (now === before) return;
+    before = now;
+  }
+}
+
+function cpuTicks(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Slices as one run: all their requests over all their time; p50 and p99 of the median slice. */
+function combine(slices: readonly WrkResult[]): WrkResult {
+  const requests = slices.reduce((sum, slice) => sum + slice.requests, 0);
+  const seconds = slices.reduce((sum, slice) => sum + slice.seconds, 0);
+  return {
+    requests, seconds, requestsPerSecond: requests / seconds,
+    p50: median(slices.map((slice) => slice.p50)),
+    p99: median(slices.map((slice) => slice.p99)),
+    failures: slices.reduce((sum, slice) => sum + slice.failures, 0),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function latency(out: string, percentile: string): number {
