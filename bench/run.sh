@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run bench: installs wrk if missing, builds the service, and runs bench/bench.ts (see docs/performance.md).
+# npm run bench (bench/bench.ts) and npm run bench:compare (bench/compare.ts): installs wrk if missing, builds the service, runs the script (see docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v wrk >/dev/null 2>&1; then
@@ -9,4 +9,6 @@ fi
 if ! command -v taskset >/dev/null 2>&1; then echo "taskset (util-linux) is needed to pin the server and wrk to separate cores" >&2; exit 1; fi
 [ -d node_modules ] || npm install --no-audit --no-fund
 npm run --silent build
-exec node --import tsx bench/bench.ts "$@"
+script=bench
+if [ "${1:-}" = compare ]; then script=compare; shift; fi
+exec node --import tsx "bench/$script.ts" "$@"

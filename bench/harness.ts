@@ -1,0 +1,201 @@
+// What `npm run bench` and `npm run bench:compare` share: servers pinned to a core, the seeded data, wrk runs, /proc readings.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { seed, type Seeded } from './seed.js';
+
+export const DOGS = Number(process.env.BENCH_DOGS ?? 100_000);
+export const DATA_DIR = path.resolve(process.env.BENCH_DATA_DIR ?? '.bench-data');
+/** The seeded database, kept between runs; each run works on a fresh copy, so POSTs never pile up. */
+const SEED_DIR = path.join(DATA_DIR, 'seed');
+
+export interface Operation {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  /** Content-Type of the body (JSON unless said otherwise). */
+  type?: string;
+  /** Request headers; the API operations carry the bearer token. */
+  headers: Record<string, string>;
+  target?: number;
+}
+
+export interface WrkResult {
+  requests: number;
+  seconds: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+/** The operations measured, with their targets (ratio to the baseline) where the issue sets one. */
+export function benchOperations({ dogId, ownerId }: Pick<Seeded, 'dogId' | 'ownerId'>, { bearer, basic }: { bearer: string; basic: string }): Operation[] {
+  const auth = { authorization: bearer };
+  return [
+    { name: 'GET one (authorized)', method: 'GET', path: `/v1/dogs/${dogId}`, headers: auth, target: 0.5 },
+    { name: 'GET list (limit 10)', method: 'GET', path: '/v1/dogs?limit=10', headers: auth, target: 0.35 },
+    { name: 'list filtered by color', method: 'GET', path: '/v1/dogs?color=brown', headers: auth },
+    { name: 'list with fields', method: 'GET', path: '/v1/dogs?fields=name,furColor', headers: auth },
+    { name: 'search q', method: 'GET', path: '/v1/dogs?q=rex', headers: auth },
+    { name: 'owner with fields=name,dogs(name)', method: 'GET', path: `/v1/owners/${ownerId}?fields=name,dogs(name)`, headers: auth, target: 0.3 },
+    { name: 'global search', method: 'GET', path: '/v1/search?q=rex', headers: auth },
+    { name: 'POST', method: 'POST', path: '/v1/dogs', body: '{"name":"Bench","furColor":"brown","location":"Oslo"}', headers: auth, target: 0.25 },
+    { name: 'token endpoint', method: 'POST', path: '/oauth2/token', body: 'grant_type=client_credentials', type: 'application/x-www-form-urlencoded', headers: { authorization: basic } },
+    { name: 'GET /adoptions (open)', method: 'GET', path: '/v1/adoptions', headers: {} },
+  ];
+}
+
+/** Seeds the kept database (once: later runs find it seeded). */
+export async function seeded(): Promise<Seeded> {
+  console.log(`seeding ${DOGS} dogs and ${DOGS / 5} owners in ${SEED_DIR} (kept between runs) ...`);
+  return seed(SEED_DIR, DOGS);
+}
+
+/** A fresh copy of the seeded database in `runDir` (emptied first), so one run's writes never reach the next. */
+export function freshCopy(runDir: string): void {
+  fs.rmSync(runDir, { recursive: true, force: true });
+  fs.mkdirSync(runDir, { recursive: true });
+  for (const file of fs.readdirSync(SEED_DIR).filter((name) => name.startsWith('registry.sqlite'))) {
+    fs.copyFileSync(path.join(SEED_DIR, file), path.join(runDir, file));
+  }
+}
+
+/** The environment of a server under load: quiet logs, rate limits so high they never trip (so their cost is measured). */
+export function serverEnv(port: number, dataDir: string): Record<string, string> {
+  return {
+    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${port}`,
+    RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_OPEN_PER_MINUTE: '100000000',
+  };
+}
+
+/** The command `npm start` runs after building (with its Node options), for `entry` (default dist/server.js). */
+export function serverCommand(entry = 'dist/server.js'): string[] {
+  const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  const command = pkg.scripts.start.split('&&').pop()!.trim().split(/\s+/);
+  if (command[0] !== 'node' || command.at(-1) !== 'dist/server.js') throw new Error(`npm start should end in node … dist/server.js, not: ${pkg.scripts.start}`);
+  return [...command.slice(0, -1), entry];
+}
+
+/** Starts a process pinned to core 0, where the servers run (wrk runs on core 1). */
+export function start(name: string, command: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn('taskset', ['-c', '0', ...command], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM') console.error(`${name} exited early (${code ?? signal})`);
+  });
+  return child;
+}
+
+export async function waitFor(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer within 10 s`);
+}
+
+/** Gets a token for the seeded account's client, as any client does; the authorized operations send it. */
+export async function credentials(origin: string, clientId: string, clientSecret: string): Promise<{ bearer: string; basic: string }> {
+  const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+  const token = await fetch(`${origin}/oauth2/token`, {
+    method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials',
+  });
+  return { bearer: `Bearer ${(await token.json() as { access_token: string }).access_token}`, basic };
+}
+
+/** One wrk run (one thread, on core 1) of `seconds` (whole seconds: wrk takes no fractions). */
+export async function wrk(port: number, operation: Operation, seconds: number, connections: number): Promise<WrkResult> {
+  const args = ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
+  let script: string | undefined;
+  if (operation.body) {
+    script = path.join(os.tmpdir(), `bench-${process.pid}-${port}.lua`);
+    fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = '${operation.body}'\nwrk.headers["Content-Type"] = "${operation.type ?? 'application/json'}"\n`);
+    args.push('-s', script);
+  }
+  for (const [name, value] of Object.entries(operation.headers)) args.push('-H', `${name}: ${value}`);
+  args.push(`http://127.0.0.1:${port}${operation.path}`);
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`wrk failed: ${stderr}`))));
+  });
+  if (script) fs.rmSync(script, { force: true });
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1) ?? [];
+  const failures = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + socketErrors.reduce((sum, count) => sum + Number(count), 0);
+  const total = /(\d+) requests in ([\d.]+)(ms|s|m)\b/.exec(out);
+  return {
+    requests: Number(total?.[1]),
+    seconds: Number(total?.[2]) * { ms: 0.001, s: 1, m: 60 }[(total?.[3] ?? 's') as 'ms' | 's' | 'm'],
+    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
+    p50: latency(out, '50%'),
+    p99: latency(out, '99%'),
+    failures,
+  };
+}
+
+function latency(out: string, percentile: string): number {
+  const match = new RegExp(`${percentile}\\s+([\\d.]+)(us|ms|s)`).exec(out);
+  if (!match) return NaN;
+  const scale = { us: 0.001, ms: 1, s: 1000 }[match[2] as 'us' | 'ms' | 's'];
+  return Number(match[1]) * scale;
+}
+
+/** Waits (up to 10 s) until the process has used no CPU for 100 ms: what a slow operation left queued is done. */
+export async function idle(pid: number): Promise<void> {
+  let before = cpuTicks(pid);
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    await sleep(100);
+    const now = cpuTicks(pid);
+    if (now === before) return;
+    before = now;
+  }
+}
+
+function cpuTicks(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+export function peakRssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+}
+
+/** Runs as one: all their requests over all their time; p50 and p99 are the runs' medians. */
+export function combine(runs: readonly WrkResult[]): WrkResult {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  return {
+    requests, seconds, requestsPerSecond: requests / seconds,
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export function fmt(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+export function table(header: string[], rows: string[][]): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]): string => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
