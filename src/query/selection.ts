@@ -16,10 +16,17 @@ export interface Selection {
 
 export type ResourceLookup = (name: string) => ResourceDef | undefined;
 
-/** The selection of a plain GET: every field of the default representation, no association. */
+const defaults = new Map<ResourceDef, Selection>();
+
+/** The selection of a plain GET: every field of the default representation, no association (one per resource). */
 export function defaultSelection(def: ResourceDef): Selection {
-  const scalars = representedFields(def);
-  return { scalars, associations: [], order: scalars, whole: true };
+  let selection = defaults.get(def);
+  if (!selection) {
+    const scalars = representedFields(def);
+    selection = Object.freeze({ scalars, associations: [], order: scalars, whole: true });
+    defaults.set(def, selection);
+  }
+  return selection;
 }
 
 /** Parses and checks `fields`; a 400 lists the valid fields at the level of the mistake. */

@@ -132,9 +132,22 @@ export function checkParams(context: ApiContext, accepted: readonly string[]): v
   checkKnownParams(context.query, accepted);
 }
 
+/** Resolved `fields` selections by resource and text: clients repeat the same few, and parsing one costs more than using it. */
+const selections = new Map<ResourceDef, Map<string, Selection>>();
+const SELECTIONS_PER_RESOURCE = 256;
+
 function selectionOf(def: ResourceDef, context: ApiContext): Selection {
   const fields = single(context.query, 'fields');
-  return fields === undefined ? defaultSelection(def) : resolveFields(def, fields, resourceByName);
+  if (fields === undefined) return defaultSelection(def);
+  let cache = selections.get(def);
+  if (!cache) selections.set(def, (cache = new Map()));
+  let selection = cache.get(fields);
+  if (!selection) {
+    selection = resolveFields(def, fields, resourceByName);
+    if (cache.size >= SELECTIONS_PER_RESOURCE) cache.clear();
+    cache.set(fields, selection);
+  }
+  return selection;
 }
 
 /** The parent of a nested path must exist (and be visible): 404 otherwise. */
