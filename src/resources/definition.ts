@@ -62,6 +62,8 @@ export interface ResourceDef {
   readonly filters: Readonly<Record<string, string>>;
   /** Associations readable through nested `fields` selection. */
   readonly associations: Readonly<Record<string, AssociationDef>>;
+  /** A read-only view whose representation leaves out `createdAt` and `updatedAt` (the public adoption view). */
+  readonly hidesTimestamps?: boolean;
 }
 
 export const READ_ONLY_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
@@ -73,7 +75,7 @@ export function representedFields(def: ResourceDef): readonly string[] {
   let fields = represented.get(def);
   if (!fields) {
     const readable = Object.entries(def.fields).filter(([, field]) => field.kind !== 'refs').map(([name]) => name);
-    fields = Object.freeze(['id', ...readable, 'createdAt', 'updatedAt']);
+    fields = Object.freeze(def.hidesTimestamps ? ['id', ...readable] : ['id', ...readable, 'createdAt', 'updatedAt']);
     represented.set(def, fields);
   }
   return fields;

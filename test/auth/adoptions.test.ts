@@ -31,10 +31,14 @@ test('credentials sent to /adoptions are ignored, even bad ones', async (t) => {
 
 test('/adoptions accepts only its parameters and public fields', async (t) => {
   const api = await build(t);
-  for (const [url, code] of [['/v1/adoptions?fields=ownerId', 2003], ['/v1/adoptions?fields=name,owner(name)', 2003], ['/v1/adoptions?state=lost', 2000], ['/v1/adoptions?sort=createdAt', 2006]] as const) {
+  for (const [url, code] of [
+    ['/v1/adoptions?fields=ownerId', 2003], ['/v1/adoptions?fields=createdAt', 2003], ['/v1/adoptions?fields=name,owner(name)', 2003],
+    ['/v1/adoptions?state=lost', 2000], ['/v1/adoptions?sort=createdAt', 2006], ['/v1/adoptions?sort=-updatedAt', 2006],
+  ] as const) {
     const response = await api.request({ url, token: null });
     assert.equal(response.statusCode, 400, url);
     assert.equal(response.json().code, code, url);
+    if (code !== 2000) assert.match(response.json().message, /id, name, furColor, location[.;]/, `${url}: the message names the public fields, and only them`);
     assert.equal(response.headers['access-control-allow-origin'], '*');
   }
   const post = await api.request({ method: 'POST', url: '/v1/adoptions', form: { name: 'x' }, token: null });
