@@ -19,8 +19,6 @@ import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { migrations } from './migrations.js';
 import { BOUND_INTEGER, byIdQuery, fromClause, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
 
-type Statement = Database.Statement<unknown[], unknown>;
-
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
@@ -67,7 +65,7 @@ export class SqliteStorage implements Storage {
   }
 
   async ping(): Promise<void> {
-    this.statement('SELECT 1').get();
+    this.statements.get('SELECT 1').get();
   }
 
   async close(): Promise<void> {
@@ -93,7 +91,7 @@ export class SqliteStorage implements Storage {
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
     const { where, params } = whereClause(def, scope, criteria);
     if (where === undefined) return 0;
-    const row = this.statement(`SELECT count(*) AS n FROM ${fromClause(def, criteria.q)} WHERE ${where}`).get(...params) as { n: number };
+    const row = this.statements.get(`SELECT count(*) AS n FROM ${fromClause(def, criteria.q)} WHERE ${where}`).get(...params) as { n: number };
     return row.n;
   }
 
@@ -107,7 +105,7 @@ export class SqliteStorage implements Storage {
     const insert = `INSERT INTO ${def.name} (tenant_id, ${fields.map(columnOf).join(', ')}) VALUES (?, ${fields.map(() => '?').join(', ')})`;
     await this.writes.run(() => {
       this.checkReferences(def, scope, values);
-      const { lastInsertRowid } = this.statement(insert).run(scope.tenantId, ...fields.map((name) => item[name]));
+      const { lastInsertRowid } = this.statements.get(insert).run(scope.tenantId, ...fields.map((name) => item[name]));
       this.index(def, lastInsertRowid, item);
       this.replaceLinks(def, scope, item.id!, values);
     });
@@ -126,8 +124,8 @@ export class SqliteStorage implements Storage {
       item.updatedAt = now();
       changed.push('updatedAt');
       const sql = `UPDATE ${def.name} SET ${changed.map((name) => `${columnOf(name)} = ?`).join(', ')} WHERE seq = ?`;
-      this.statement(sql).run(...changed.map((name) => item[name]), seq);
-      this.statement(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
+      this.statements.get(sql).run(...changed.map((name) => item[name]), seq);
+      this.statements.get(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
       this.index(def, seq, item);
       this.replaceLinks(def, scope, id, values);
       return item;
@@ -140,19 +138,19 @@ export class SqliteStorage implements Storage {
       if (!row) return false;
       const { seq, item } = row;
       expect?.(item);
-      this.statement(`DELETE FROM ${def.name} WHERE seq = ?`).run(seq);
-      this.statement(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
+      this.statements.get(`DELETE FROM ${def.name} WHERE seq = ?`).run(seq);
+      this.statements.get(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
       for (const other of resources) {
         for (const [name, field] of Object.entries(other.fields)) {
           if (field.kind !== 'ref' || field.ref !== def.name) continue;
           const column = columnOf(name);
-          this.statement(`UPDATE ${other.name} SET ${column} = NULL WHERE tenant_id = ? AND ${column} = ?`).run(scope.tenantId, id);
+          this.statements.get(`UPDATE ${other.name} SET ${column} = NULL WHERE tenant_id = ? AND ${column} = ?`).run(scope.tenantId, id);
         }
       }
       for (const association of Object.values(def.associations)) {
         if (!('link' in association)) continue;
         const { table, selfColumn } = association.link;
-        this.statement(`DELETE FROM ${table} WHERE tenant_id = ? AND ${selfColumn} = ?`).run(scope.tenantId, id);
+        this.statements.get(`DELETE FROM ${table} WHERE tenant_id = ? AND ${selfColumn} = ?`).run(scope.tenantId, id);
       }
       return true;
     });
@@ -166,7 +164,7 @@ export class SqliteStorage implements Storage {
     const params: unknown[] = [scope.tenantId, oneKey ? keys[0] : JSON.stringify(keys)];
     if (association.kind === 'many') params.push(limitPerKey);
     const names = representedFields(target);
-    for (const row of this.rawStatement(relatedQuery(association, target, oneKey)).all(...params) as FieldValue[][]) {
+    for (const row of this.statements.raw(relatedQuery(association, target, oneKey)).all(...params) as FieldValue[][]) {
       const key = row[names.length] as string;
       const list = related.get(key);
       const item = toItem(names, row);
@@ -184,7 +182,7 @@ export class SqliteStorage implements Storage {
       if (where === undefined) return;
       const names = representedFields(def);
       const sql = `SELECT ${selectList(def)}, f.rank FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY f.rank, t.seq LIMIT ${BOUND_INTEGER}`;
-      for (const row of this.rawStatement(sql).all(...params, window) as FieldValue[][]) {
+      for (const row of this.statements.raw(sql).all(...params, window) as FieldValue[][]) {
         ranked.push({ def, item: toItem(names, row), rank: Number(row[names.length]), order });
       }
     });
@@ -195,28 +193,28 @@ export class SqliteStorage implements Storage {
   async claimIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim> {
     const time = Date.now();
     return this.writes.run((): IdempotencyClaim => {
-      this.statement('DELETE FROM idempotency_keys WHERE created_at < ?').run(time - IDEMPOTENCY_TTL_MS);
-      const row = this.statement('SELECT fingerprint, answer, created_at AS createdAt FROM idempotency_keys WHERE tenant_id = ? AND client_id = ? AND key = ?')
+      this.statements.get('DELETE FROM idempotency_keys WHERE created_at < ?').run(time - IDEMPOTENCY_TTL_MS);
+      const row = this.statements.get('SELECT fingerprint, answer, created_at AS createdAt FROM idempotency_keys WHERE tenant_id = ? AND client_id = ? AND key = ?')
         .get(scope.tenantId, key.clientId, key.key) as { fingerprint: string; answer: string | null; createdAt: number } | undefined;
       if (row && row.fingerprint !== key.fingerprint) return { state: 'mismatch' };
       if (row?.answer) return { state: 'replay', answer: row.answer };
       if (row && row.createdAt > time - IDEMPOTENCY_ABANDONED_MS) return { state: 'pending' };
-      this.statement('INSERT OR REPLACE INTO idempotency_keys (tenant_id, client_id, key, fingerprint, answer, created_at) VALUES (?, ?, ?, ?, NULL, ?)')
+      this.statements.get('INSERT OR REPLACE INTO idempotency_keys (tenant_id, client_id, key, fingerprint, answer, created_at) VALUES (?, ?, ?, ?, NULL, ?)')
         .run(scope.tenantId, key.clientId, key.key, key.fingerprint, time);
       return { state: 'claimed' };
     });
   }
 
   async completeIdempotencyKey(scope: Scope, key: IdempotencyKey, answer: string): Promise<void> {
-    await this.writes.run(() => this.statement('UPDATE idempotency_keys SET answer = ? WHERE tenant_id = ? AND client_id = ? AND key = ?').run(answer, scope.tenantId, key.clientId, key.key));
+    await this.writes.run(() => this.statements.get('UPDATE idempotency_keys SET answer = ? WHERE tenant_id = ? AND client_id = ? AND key = ?').run(answer, scope.tenantId, key.clientId, key.key));
   }
 
   async releaseIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<void> {
-    await this.writes.run(() => this.statement('DELETE FROM idempotency_keys WHERE tenant_id = ? AND client_id = ? AND key = ? AND answer IS NULL').run(scope.tenantId, key.clientId, key.key));
+    await this.writes.run(() => this.statements.get('DELETE FROM idempotency_keys WHERE tenant_id = ? AND client_id = ? AND key = ? AND answer IS NULL').run(scope.tenantId, key.clientId, key.key));
   }
 
   private current(def: ResourceDef, scope: Scope, id: string): { seq: number; item: Item } | undefined {
-    const row = this.statement(`SELECT t.seq FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`).get(scope.tenantId, id) as { seq: number } | undefined;
+    const row = this.statements.get(`SELECT t.seq FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`).get(scope.tenantId, id) as { seq: number } | undefined;
     if (!row) return undefined;
     const [item] = this.readItems(def, `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.seq = ?`, [row.seq]);
     return { seq: row.seq, item: item! };
@@ -228,28 +226,20 @@ export class SqliteStorage implements Storage {
    */
   private readItems(def: ResourceDef, sql: string, params: unknown[]): Item[] {
     const names = representedFields(def);
-    const rows = this.rawStatement(sql).all(...params) as FieldValue[][];
+    const rows = this.statements.raw(sql).all(...params) as FieldValue[][];
     const items: Item[] = new Array(rows.length);
     for (let r = 0; r < rows.length; r += 1) items[r] = toItem(names, rows[r]!);
     return items;
   }
 
-  private rawStatement(sql: string): Statement {
-    return this.statements.raw(sql);
-  }
-
-  private statement(sql: string): Statement {
-    return this.statements.get(sql);
-  }
-
   private index(def: ResourceDef, seq: number | bigint, item: Item): void {
-    this.statement(`INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`).run(seq, indexedWords(def, item));
+    this.statements.get(`INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`).run(seq, indexedWords(def, item));
   }
 
   /** Every non-null ref, and every id of a set, must name an item of its target resource in the same tenant. */
   private checkReferences(def: ResourceDef, scope: Scope, values: WriteValues): void {
     for (const { name, ref, ids } of referencedIds(def, values)) {
-      const found = new Set(this.statement(`SELECT id FROM ${ref} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
+      const found = new Set(this.statements.get(`SELECT id FROM ${ref} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
         .pluck().all(scope.tenantId, JSON.stringify(ids)) as string[]);
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length > 0) throw referenceNotFound(name, ref, missing);
@@ -262,8 +252,8 @@ export class SqliteStorage implements Storage {
       const ids = values[name];
       if (field.kind !== 'refs' || !field.link || !Array.isArray(ids)) continue;
       const { table, selfColumn, targetColumn } = field.link;
-      this.statement(`DELETE FROM ${table} WHERE tenant_id = ? AND ${selfColumn} = ?`).run(scope.tenantId, id);
-      const insert = this.statement(`INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn}) VALUES (?, ?, ?)`);
+      this.statements.get(`DELETE FROM ${table} WHERE tenant_id = ? AND ${selfColumn} = ?`).run(scope.tenantId, id);
+      const insert = this.statements.get(`INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn}) VALUES (?, ?, ?)`);
       for (const target of ids as readonly string[]) insert.run(scope.tenantId, id, target);
     }
   }
