@@ -1,14 +1,12 @@
 // GET /adoptions: the one open operation — adoptable dogs of every tenant, public fields only, CORS for any origin.
 import type { Endpoint } from '../http/endpoint.js';
 import { pagingHeaders, prefersExactCount } from '../http/links.js';
-import { parseFilters, parseLimit, parseOffset, parseSort, single } from '../query/collection.js';
-import { defaultSelection, resolveFields } from '../query/selection.js';
+import { parseFilters, parseLimit, parseOffset, parseSort } from '../query/collection.js';
 import { listDocument } from '../representation/document.js';
 import { representedFields, type ResourceDef } from '../resources/definition.js';
 import { dogs } from '../resources/dogs.js';
-import { resourceByName } from '../resources/index.js';
 import { ALL_TENANTS } from '../storage/storage.js';
-import { checkParams, type RouteDeps } from './operations.js';
+import { checkParams, selectionOf, type RouteDeps } from './operations.js';
 
 /** A public view of the dogs table: only what anyone may see of a dog up for adoption. */
 export const adoptableDogs: ResourceDef = {
@@ -34,9 +32,8 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
         async run(context) {
           const { query } = context;
           checkParams(context, ['fields', 'limit', 'offset', 'sort', 'color', 'location']);
-          const fields = single(query, 'fields');
           // The view's representation is its public fields, so fields and sort accept nothing else.
-          const selection = fields === undefined ? defaultSelection(adoptableDogs) : resolveFields(adoptableDogs, fields, resourceByName);
+          const selection = selectionOf(adoptableDogs, context);
           const sort = parseSort(adoptableDogs, query);
           const filters = [...parseFilters(adoptableDogs, query), { field: 'state', values: ['adoptable'], exact: true }];
           const limit = parseLimit(query);

@@ -136,7 +136,8 @@ export function checkParams(context: ApiContext, accepted: readonly string[]): v
 const selections = new Map<ResourceDef, Map<string, Selection>>();
 const SELECTIONS_PER_RESOURCE = 256;
 
-function selectionOf(def: ResourceDef, context: ApiContext): Selection {
+/** The request's `fields` resolved against `def`'s representation, or the whole default one. */
+export function selectionOf(def: ResourceDef, context: ApiContext): Selection {
   const fields = single(context.query, 'fields');
   if (fields === undefined) return defaultSelection(def);
   let cache = selections.get(def);
