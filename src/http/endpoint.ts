@@ -4,6 +4,7 @@ import { ApiError } from '../errors.js';
 import { parseIntent, type ApiContext, type Verb } from './context.js';
 import type { AccessControl } from '../auth/access.js';
 import type { Storage } from '../storage/storage.js';
+import { answersLeave } from './answer-batch.js';
 import { runIdempotent } from './idempotency.js';
 import { sendOutcome, type Outcome } from './respond.js';
 import { VERSIONS } from './versions.js';
@@ -70,6 +71,8 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
         const outcome = context.method === 'POST'
           ? await runIdempotent(context, deps.storage, () => operation.run(context))
           : await operation.run(context);
+        // A write's answer already leaves with its batch's, when the group commit resolves them all.
+        if (context.method === 'GET') await answersLeave();
         return sendOutcome(request, reply, outcome, context.method === 'GET' && !context.overridden);
       },
     });
