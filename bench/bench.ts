@@ -2,7 +2,8 @@
 //
 // The server and the baseline run pinned to core 0, wrk to core 1; each operation is loaded for
 // BENCH_SECONDS (default 10) with 50 connections. Figures are printed as ratios to the baseline
-// measured in the same run, so they compare across machines.
+// measured in the same run, so they compare across machines. Operation names as arguments run
+// only those (`npm run bench -- 'GET list (limit 10)'`); the default is every operation.
 import { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,11 +36,11 @@ async function main(): Promise<void> {
   try {
     await waitFor(`http://127.0.0.1:${SERVER_PORT}/healthz`);
     const { bearer, basic } = await credentials(`http://127.0.0.1:${SERVER_PORT}`, clientId, clientSecret);
-    const operations = benchOperations({ dogId, ownerId }, { bearer, basic });
+    const operations = chosen(benchOperations({ dogId, ownerId }, { bearer, basic }), process.argv.slice(2));
     const answersFile = path.join(os.tmpdir(), `bench-answers-${process.pid}.json`);
     fs.writeFileSync(answersFile, JSON.stringify(await recordAnswers(operations)));
     baseline = start('baseline', ['node', 'bench/baseline-server.mjs', answersFile, String(BASELINE_PORT)], {});
-    await waitFor(`http://127.0.0.1:${BASELINE_PORT}/v1/dogs?limit=10`);
+    await waitFor(`http://127.0.0.1:${BASELINE_PORT}/`, { anyAnswer: true });
 
     const rows: string[][] = [];
     for (const operation of operations) {
@@ -75,6 +76,13 @@ async function main(): Promise<void> {
     baseline?.kill('SIGTERM');
     server.kill('SIGTERM');
   }
+}
+
+/** The operations named (all when none is), or an error listing the names. */
+function chosen(operations: Operation[], names: string[]): Operation[] {
+  const unknown = names.filter((name) => !operations.some((operation) => operation.name === name));
+  if (unknown.length > 0) throw new Error(`unknown operation ${unknown.join(', ')}; the operations are: ${operations.map((operation) => operation.name).join(', ')}`);
+  return names.length === 0 ? operations : operations.filter((operation) => names.includes(operation.name));
 }
 
 /** One real answer per operation, which the baseline then serves byte for byte. */

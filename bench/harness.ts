@@ -89,10 +89,12 @@ export function start(name: string, command: string[], env: Record<string, strin
   return child;
 }
 
-export async function waitFor(url: string): Promise<void> {
+/** Waits until `url` answers 2xx (or anything at all, with `anyAnswer`: the baseline knows only the recorded requests). */
+export async function waitFor(url: string, { anyAnswer = false } = {}): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
     try {
-      if ((await fetch(url)).ok) return;
+      const response = await fetch(url);
+      if (response.ok || anyAnswer) return;
     } catch {
       // not listening yet
     }
