@@ -1,6 +1,7 @@
 // Checks a parsed `fields` tree against the resource definitions and resolves it into a Selection.
 import { ApiError } from '../errors.js';
 import { representedFields, type ResourceDef } from '../resources/definition.js';
+import { perDefinition } from '../resources/per-definition.js';
 import { parseFields, type FieldNode } from './fields.js';
 
 /** What to render of an item: scalar fields, and nested selections of associations. */
@@ -16,18 +17,11 @@ export interface Selection {
 
 export type ResourceLookup = (name: string) => ResourceDef | undefined;
 
-const defaults = new Map<ResourceDef, Selection>();
-
 /** The selection of a plain GET: every field of the default representation, no association (one per resource). */
-export function defaultSelection(def: ResourceDef): Selection {
-  let selection = defaults.get(def);
-  if (!selection) {
-    const scalars = representedFields(def);
-    selection = Object.freeze({ scalars, associations: [], order: scalars, whole: true });
-    defaults.set(def, selection);
-  }
-  return selection;
-}
+export const defaultSelection = perDefinition((def: ResourceDef): Selection => {
+  const scalars = representedFields(def);
+  return Object.freeze({ scalars, associations: [], order: scalars, whole: true });
+});
 
 /** Parses and checks `fields`; a 400 lists the valid fields at the level of the mistake. */
 export function resolveFields(def: ResourceDef, text: string, lookup: ResourceLookup): Selection {

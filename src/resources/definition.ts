@@ -1,4 +1,5 @@
 // The shape of a resource definition: fields, filters and associations that drive routes, storage and docs.
+import { perDefinition } from './per-definition.js';
 
 /** A value as stored and represented: every field of the API is text or null. */
 export type FieldValue = string | null;
@@ -68,27 +69,19 @@ export interface ResourceDef {
 
 export const READ_ONLY_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
 
-const represented = new WeakMap<ResourceDef, readonly string[]>();
-
 /** The fields of the default representation, in order (computed once per definition). */
-export function representedFields(def: ResourceDef): readonly string[] {
-  let fields = represented.get(def);
-  if (!fields) {
-    const readable = Object.entries(def.fields).filter(([, field]) => field.kind !== 'refs').map(([name]) => name);
-    fields = Object.freeze(def.hidesTimestamps ? ['id', ...readable] : ['id', ...readable, 'createdAt', 'updatedAt']);
-    represented.set(def, fields);
-  }
-  return fields;
-}
+export const representedFields = perDefinition((def: ResourceDef): readonly string[] => {
+  const readable = Object.entries(def.fields).filter(([, field]) => field.kind !== 'refs').map(([name]) => name);
+  return Object.freeze(def.hidesTimestamps ? ['id', ...readable] : ['id', ...readable, 'createdAt', 'updatedAt']);
+});
 
 /** Fields `sort` accepts: every scalar field of the representation. */
 export function sortableFields(def: ResourceDef): readonly string[] {
   return representedFields(def);
 }
 
-export function searchableFields(def: ResourceDef): string[] {
-  return Object.entries(def.fields).filter(([, field]) => field.searchable).map(([name]) => name);
-}
+export const searchableFields = perDefinition((def: ResourceDef): readonly string[] =>
+  Object.freeze(Object.entries(def.fields).filter(([, field]) => field.searchable).map(([name]) => name)));
 
 /** camelCase field name → snake_case column name. */
 export function columnOf(field: string): string {

@@ -1,6 +1,7 @@
 // SQL text for the PostgreSQL backend, built from resource definitions; values always travel as $n parameters.
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
 import type { Sort } from '../../query/collection.js';
+import { perDefinition } from '../../resources/per-definition.js';
 import { ALL_TENANTS, type Criteria, type Scope } from '../storage.js';
 import { searchQuery } from './text-search.js';
 
@@ -18,20 +19,11 @@ const TIMESTAMPS = new Set(['createdAt', 'updatedAt']);
 /** Timestamps are read back exactly as the service wrote them: RFC 3339 UTC with milliseconds. */
 const RFC3339 = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-const selectLists = new Map<ResourceDef, string>();
-
-/** The columns of a representation, in the order of representedFields, each named by its column. */
-export function selectList(def: ResourceDef): string {
-  let list = selectLists.get(def);
-  if (list === undefined) {
-    list = representedFields(def).map((name) => {
-      const column = columnOf(name);
-      return TIMESTAMPS.has(name) ? `to_char(t.${column} AT TIME ZONE 'UTC', ${RFC3339}) AS ${column}` : `t.${column}`;
-    }).join(', ');
-    selectLists.set(def, list);
-  }
-  return list;
-}
+/** The columns of a representation, in the order of representedFields, each named by its column (built once per resource). */
+export const selectList = perDefinition((def: ResourceDef): string => representedFields(def).map((name) => {
+  const column = columnOf(name);
+  return TIMESTAMPS.has(name) ? `to_char(t.${column} AT TIME ZONE 'UTC', ${RFC3339}) AS ${column}` : `t.${column}`;
+}).join(', '));
 
 /**
  * The ORDER BY of a sort. Text compares case-insensitively and by code point (COLLATE "C"), and

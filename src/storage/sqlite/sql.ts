@@ -1,5 +1,6 @@
 // SQL text for the SQLite backend, built from resource definitions (statements are cached by this text).
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
+import { perDefinition } from '../../resources/per-definition.js';
 import { words } from '../search-words.js';
 import { ALL_TENANTS, type Criteria, type Scope } from '../storage.js';
 
@@ -11,29 +12,25 @@ import { ALL_TENANTS, type Criteria, type Scope } from '../storage.js';
  */
 export const BOUND_INTEGER = 'CAST(? AS INTEGER)';
 
-const selectLists = new Map<ResourceDef, string>();
+// The texts below are built once per definition: a statement is found in the cache by its text,
+// and a string kept is hashed once, where one built for each request is hashed on every lookup.
 
-/** The columns of a representation, in the order of representedFields (built once per resource). */
-export function selectList(def: ResourceDef, alias = 't'): string {
-  const key = alias === 't' ? def : undefined;
-  const cached = key && selectLists.get(key);
-  if (cached) return cached;
-  const list = representedFields(def).map((name) => `${alias}.${columnOf(name)}`).join(', ');
-  if (key) selectLists.set(key, list);
-  return list;
-}
+/** The columns of a representation, in the order of representedFields. */
+export const selectList = perDefinition((def: ResourceDef): string =>
+  representedFields(def).map((name) => `t.${columnOf(name)}`).join(', '));
 
-const byIdQueries = new Map<ResourceDef, string>();
+/** One item of a tenant by its id. */
+export const byIdQuery = perDefinition((def: ResourceDef): string =>
+  `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`);
 
-/** One item of a tenant by its id (built once per resource: the hottest statement keeps one string, hashed once). */
-export function byIdQuery(def: ResourceDef): string {
-  let sql = byIdQueries.get(def);
-  if (sql === undefined) {
-    sql = `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`;
-    byIdQueries.set(def, sql);
-  }
-  return sql;
-}
+/** A new row: the tenant, then the represented fields in order. */
+export const insertQuery = perDefinition((def: ResourceDef): string => {
+  const fields = representedFields(def);
+  return `INSERT INTO ${def.name} (tenant_id, ${fields.map(columnOf).join(', ')}) VALUES (?, ${fields.map(() => '?').join(', ')})`;
+});
+
+/** A row's entry in the full-text index: its seq, then its words. */
+export const searchIndexInsert = perDefinition((def: ResourceDef): string => `INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`);
 
 /** With search text, the full-text index leads (CROSS JOIN fixes the order): it narrows far better than the tenant. */
 export function fromClause(def: ResourceDef, q: string | undefined): string {
@@ -81,24 +78,15 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria):
  * the same however many there are; a single key has a simpler form. Built once per association.
  */
 export function relatedQuery(association: AssociationDef, target: ResourceDef, oneKey: boolean): string {
-  const cache = oneKey ? oneKeyQueries : manyKeyQueries;
-  let sql = cache.get(association);
-  if (sql === undefined) {
-    sql = oneKey ? oneKeyRelatedQuery(association, target) : manyKeyRelatedQuery(association, target);
-    cache.set(association, sql);
-  }
-  return sql;
+  return oneKey ? oneKeyRelatedQuery(association, target) : manyKeyRelatedQuery(association, target);
 }
-
-const oneKeyQueries = new Map<AssociationDef, string>();
-const manyKeyQueries = new Map<AssociationDef, string>();
 
 /**
  * The items related to one key (one parent, the common case of a single item read): a plain
  * range of the association's index with a LIMIT, where the many-key form needs json_each and a
  * window function (parameters: tenant, key, and the limit for an array association).
  */
-function oneKeyRelatedQuery(association: AssociationDef, target: ResourceDef): string {
+const oneKeyRelatedQuery = perDefinition((association: AssociationDef, target: ResourceDef): string => {
   if (association.kind === 'one') {
     return `SELECT ${selectList(target)}, t.id FROM ${target.name} t WHERE t.tenant_id = ? AND t.id = ?`;
   }
@@ -109,10 +97,10 @@ function oneKeyRelatedQuery(association: AssociationDef, target: ResourceDef): s
   const { table, selfColumn, targetColumn } = association.link;
   return `SELECT ${selectList(target)}, l.${selfColumn} FROM ${table} l JOIN ${target.name} t ON t.tenant_id = l.tenant_id AND t.id = l.${targetColumn}
     WHERE l.tenant_id = ? AND l.${selfColumn} = ? ORDER BY t.seq LIMIT ${BOUND_INTEGER}`;
-}
+});
 
 /** The items related to several keys, at most the limit per key (parameters: tenant, the keys as a JSON array, the limit). */
-function manyKeyRelatedQuery(association: AssociationDef, target: ResourceDef): string {
+const manyKeyRelatedQuery = perDefinition((association: AssociationDef, target: ResourceDef): string => {
   const keys = 'SELECT value FROM json_each(?)';
   if (association.kind === 'one') {
     return `SELECT ${selectList(target)}, t.id FROM ${target.name} t WHERE t.tenant_id = ? AND t.id IN (${keys})`;
@@ -130,4 +118,4 @@ function manyKeyRelatedQuery(association: AssociationDef, target: ResourceDef): 
   }
   const columns = [...representedFields(target).map((name) => `r.${columnOf(name)}`), 'r.k'].join(', ');
   return `SELECT ${columns} FROM (${inner}) r WHERE r.n <= ${BOUND_INTEGER} ORDER BY r.s`;
-}
+});

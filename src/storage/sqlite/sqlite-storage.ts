@@ -17,7 +17,7 @@ import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { migrations } from './migrations.js';
-import { BOUND_INTEGER, byIdQuery, fromClause, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
+import { BOUND_INTEGER, byIdQuery, fromClause, insertQuery, relatedQuery, searchIndexInsert, selectList, sortKey, whereClause } from './sql.js';
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
@@ -101,11 +101,10 @@ export class SqliteStorage implements Storage {
 
   async create(def: ResourceDef, scope: Scope, values: WriteValues): Promise<Item> {
     const item = newItem(def, values);
-    const fields = representedFields(def);
-    const insert = `INSERT INTO ${def.name} (tenant_id, ${fields.map(columnOf).join(', ')}) VALUES (?, ${fields.map(() => '?').join(', ')})`;
+    const row = representedFields(def).map((name) => item[name]);
     await this.writes.run(() => {
       this.checkReferences(def, scope, values);
-      const { lastInsertRowid } = this.statements.get(insert).run(scope.tenantId, ...fields.map((name) => item[name]));
+      const { lastInsertRowid } = this.statements.get(insertQuery(def)).run(scope.tenantId, ...row);
       this.index(def, lastInsertRowid, item);
       this.replaceLinks(def, scope, item.id!, values);
     });
@@ -233,7 +232,7 @@ export class SqliteStorage implements Storage {
   }
 
   private index(def: ResourceDef, seq: number | bigint, item: Item): void {
-    this.statements.get(`INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`).run(seq, indexedWords(def, item));
+    this.statements.get(searchIndexInsert(def)).run(seq, indexedWords(def, item));
   }
 
   /** Every non-null ref, and every id of a set, must name an item of its target resource in the same tenant. */
