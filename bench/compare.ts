@@ -5,7 +5,8 @@
 // core, each gets half of it whatever the neighbours do, so the ratio of their req/s is the
 // inverse ratio of their CPU cost per request. Each operation is run twice with the builds'
 // ports and data swapped, and the two ratios are averaged. The other build is compiled from
-// `git archive` of its src/ (with this checkout's node_modules).
+// `git archive` of its src/ (with this checkout's node_modules), and run with the Node options of
+// its own package.json, so a change of `npm start`'s options is compared too.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,14 +24,15 @@ const DEFAULT_OPERATIONS = ['GET one (authorized)', 'GET list (limit 10)', 'owne
 
 interface Build {
   readonly label: string;
-  readonly entry: string;
+  /** How `npm start` runs the build: its Node options are part of what is compared. */
+  readonly command: string[];
 }
 
 async function main(): Promise<void> {
   const [ref, ...wanted] = process.argv.slice(2);
   if (!ref) throw new Error('usage: npm run bench:compare -- <git ref> [operation name …]');
   const other = buildCommit(ref);
-  const current: Build = { label: 'working tree', entry: 'dist/server.js' };
+  const current: Build = { label: 'working tree', command: serverCommand() };
   const names = wanted.length > 0 ? wanted : DEFAULT_OPERATIONS;
   const data = await seeded();
   const rows: string[][] = [];
@@ -65,7 +67,7 @@ function buildCommit(ref: string): Build {
     execFileSync('tar', ['-x', '-C', dir], { input: archive });
     execFileSync('npx', ['tsc', '-p', path.join(dir, 'tsconfig.json')], { stdio: 'inherit' });
   }
-  return { label: `${ref} (${sha.slice(0, 7)})`, entry };
+  return { label: `${ref} (${sha.slice(0, 7)})`, command: serverCommand(entry, execFileSync('git', ['show', `${sha}:package.json`], { encoding: 'utf8' })) };
 }
 
 /** Loads both builds at once for one operation; returns their req/s. */
@@ -74,7 +76,7 @@ async function duel(first: Build, second: Build, operationName: string, data: Se
     const port = PORTS[index]!;
     const dataDir = path.join(DATA_DIR, 'compare-run', String(port));
     freshCopy(dataDir);
-    return { port, child: start(build.label, serverCommand(build.entry), serverEnv(port, dataDir)) };
+    return { port, child: start(build.label, build.command, serverEnv(port, dataDir)) };
   });
   try {
     const operations = await Promise.all(servers.map(async ({ port }) => {

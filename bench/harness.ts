@@ -72,9 +72,9 @@ export function serverEnv(port: number, dataDir: string): Record<string, string>
   };
 }
 
-/** The command `npm start` runs after building (with its Node options), for `entry` (default dist/server.js). */
-export function serverCommand(entry = 'dist/server.js'): string[] {
-  const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+/** The command `npm start` runs after building (with its Node options), for `entry` (default dist/server.js), as a package.json says (default this one). */
+export function serverCommand(entry = 'dist/server.js', packageJson = fs.readFileSync('package.json', 'utf8')): string[] {
+  const pkg = JSON.parse(packageJson) as { scripts: { start: string } };
   const command = pkg.scripts.start.split('&&').pop()!.trim().split(/\s+/);
   if (command[0] !== 'node' || command.at(-1) !== 'dist/server.js') throw new Error(`npm start should end in node … dist/server.js, not: ${pkg.scripts.start}`);
   return [...command.slice(0, -1), entry];
