@@ -41,6 +41,9 @@ export class SqliteStorage implements Storage {
     // NORMAL in WAL mode: a committed write survives a crash of the process (not of the OS) — SPEC §10.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    // A 4 MiB page cache instead of better-sqlite3's 16 MiB: what misses it is in the OS's page
+    // cache, and the bench measured no loss on any operation, but 40 MiB less peak RSS after searches.
+    this.db.pragma('cache_size = -4000');
     this.statements = new Statements(this.db);
     this.writes = new GroupCommit(this.db);
     this.auth = new SqliteAuthStore(this.statements, this.writes);
