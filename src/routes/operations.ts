@@ -12,6 +12,7 @@ import { defaultSelection, resolveFields, type Selection } from '../query/select
 import { countDocument, itemDocument, listDocument, serialize } from '../representation/document.js';
 import type { AssociationDef, ResourceDef } from '../resources/definition.js';
 import { resourceByName } from '../resources/index.js';
+import { perDefinition } from '../resources/per-definition.js';
 import { ID_PATTERN } from '../storage/ids.js';
 import type { Precondition, Storage } from '../storage/storage.js';
 
@@ -133,15 +134,14 @@ export function checkParams(context: ApiContext, accepted: readonly string[]): v
 }
 
 /** Resolved `fields` selections by resource and text: clients repeat the same few, and parsing one costs more than using it. */
-const selections = new Map<ResourceDef, Map<string, Selection>>();
+const resolvedSelections = perDefinition((_def: ResourceDef) => new Map<string, Selection>());
 const SELECTIONS_PER_RESOURCE = 256;
 
 /** The request's `fields` resolved against `def`'s representation, or the whole default one. */
 export function selectionOf(def: ResourceDef, context: ApiContext): Selection {
   const fields = single(context.query, 'fields');
   if (fields === undefined) return defaultSelection(def);
-  let cache = selections.get(def);
-  if (!cache) selections.set(def, (cache = new Map()));
+  const cache = resolvedSelections(def);
   let selection = cache.get(fields);
   if (!selection) {
     selection = resolveFields(def, fields, resourceByName);
