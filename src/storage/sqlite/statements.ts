@@ -3,9 +3,11 @@ import type Database from 'better-sqlite3';
 
 type Statement = Database.Statement;
 
+/** How a statement returns rows; a statement keeps its mode, so each mode has its own cache. */
+type Mode = 'objects' | 'arrays' | 'first column';
+
 export class Statements {
-  private readonly objects = new Map<string, Statement>();
-  private readonly arrays = new Map<string, Statement>();
+  private readonly caches: Record<Mode, Map<string, Statement>> = { objects: new Map(), arrays: new Map(), 'first column': new Map() };
   /** Statements handed out so far: lets tests check that loading associations is batched. */
   count = 0;
 
@@ -13,19 +15,27 @@ export class Statements {
 
   /** The statement of `sql`, returning rows as objects. */
   get(sql: string): Statement {
-    return this.cached(this.objects, sql, false);
+    return this.cached('objects', sql);
   }
 
   /** The statement of `sql`, returning rows as arrays of column values (cheaper to read). */
   raw(sql: string): Statement {
-    return this.cached(this.arrays, sql, true);
+    return this.cached('arrays', sql);
   }
 
-  private cached(cache: Map<string, Statement>, sql: string, raw: boolean): Statement {
+  /** The statement of `sql`, returning each row's first column alone. */
+  pluck(sql: string): Statement {
+    return this.cached('first column', sql);
+  }
+
+  private cached(mode: Mode, sql: string): Statement {
     this.count += 1;
+    const cache = this.caches[mode];
     let statement = cache.get(sql);
     if (!statement) {
-      statement = raw ? this.db.prepare(sql).raw(true) : this.db.prepare(sql);
+      statement = this.db.prepare(sql);
+      if (mode === 'arrays') statement.raw(true);
+      if (mode === 'first column') statement.pluck(true);
       cache.set(sql, statement);
     }
     return statement;
