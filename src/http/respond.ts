@@ -1,7 +1,7 @@
 // Shapes the HTTP answer of an API request: status (or its suppression), headers and the serialized body.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ApiStatus } from '../errors.js';
-import { serialize, type Document } from '../representation/document.js';
+import { serialize, type Body, type Document } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
 import { etagOf, noneMatch } from './conditional.js';
 import { renderingOf } from './context.js';
@@ -9,7 +9,7 @@ import { renderingOf } from './context.js';
 /** What an operation produced: the status, the document (none for a delete), extra headers. */
 export interface Outcome {
   readonly status: 200 | 201;
-  readonly document?: Document;
+  readonly document?: Body;
   readonly headers?: Readonly<Record<string, string>>;
   /** A replay of a stored answer (Idempotency-Key). */
   readonly replayed?: boolean;

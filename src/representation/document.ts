@@ -3,6 +3,7 @@ import type { Item } from '../resources/definition.js';
 import { relatedOf } from '../plan/expand.js';
 import type { Selection } from '../query/selection.js';
 import type { Format } from './formats.js';
+import { JsonList } from './json-list.js';
 import { toJson } from './json.js';
 import { toXml } from './xml.js';
 
@@ -40,10 +41,14 @@ export function listDocument(plural: string, singular: string, items: readonly I
   return { [plural]: items.map((item) => ({ [singular]: shapeItem(item, selection) })) };
 }
 
+/** What an operation answers with: a document, or a list already in JSON. */
+export type Body = Document | JsonList;
+
 export function countDocument(count: number): Document {
   return { count };
 }
 
-export function serialize(format: Format, document: Document): string {
-  return format === 'xml' ? toXml(document) : toJson(document);
+export function serialize(format: Format, body: Body): string {
+  if (format === 'json') return toJson(body);
+  return toXml(body instanceof JsonList ? body.document() : body);
 }

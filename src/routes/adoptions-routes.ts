@@ -2,11 +2,10 @@
 import type { Endpoint } from '../http/endpoint.js';
 import { pagingHeaders, prefersExactCount } from '../http/links.js';
 import { parseFilters, parseLimit, parseOffset, parseSort } from '../query/collection.js';
-import { listDocument } from '../representation/document.js';
 import { representedFields, type ResourceDef } from '../resources/definition.js';
 import { dogs } from '../resources/dogs.js';
 import { ALL_TENANTS } from '../storage/storage.js';
-import { checkParams, selectionOf, type RouteDeps } from './operations.js';
+import { checkParams, listPage, selectionOf, type RouteDeps } from './operations.js';
 
 /** A public view of the dogs table: only what anyone may see of a dog up for adoption. */
 export const adoptableDogs: ResourceDef = {
@@ -38,12 +37,12 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
           const filters = [...parseFilters(adoptableDogs, query), { field: 'state', values: ['adoptable'], exact: true }];
           const limit = parseLimit(query);
           const offset = parseOffset(query);
-          const page = await storage.list(adoptableDogs, ALL_TENANTS, { filters, sort, limit, offset });
+          const { document, hasMore } = await listPage(storage, adoptableDogs, ALL_TENANTS, { filters, sort, limit, offset }, selection);
           const total = prefersExactCount(context.request) ? await storage.count(adoptableDogs, ALL_TENANTS, { filters }) : undefined;
           return {
             status: 200,
-            document: listDocument('dogs', 'dog', page.items, selection),
-            headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore: page.hasMore, total }),
+            document,
+            headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore, total }),
           };
         },
       },

@@ -9,12 +9,13 @@ import { expand } from '../plan/expand.js';
 import { readInput } from '../query/body.js';
 import { checkKnownParams, parseFilters, parseLimit, parseOffset, parseQ, parseSort, single } from '../query/collection.js';
 import { defaultSelection, resolveFields, type Selection } from '../query/selection.js';
-import { countDocument, itemDocument, listDocument, serialize } from '../representation/document.js';
+import { countDocument, itemDocument, listDocument, serialize, type Body } from '../representation/document.js';
+import { JsonList } from '../representation/json-list.js';
 import type { AssociationDef, ResourceDef } from '../resources/definition.js';
 import { resourceByName } from '../resources/index.js';
 import { perDefinition } from '../resources/per-definition.js';
 import { ID_PATTERN } from '../storage/ids.js';
-import type { Precondition, Storage } from '../storage/storage.js';
+import type { ListQuery, Precondition, Scope, Storage } from '../storage/storage.js';
 
 export interface RouteDeps {
   readonly storage: Storage;
@@ -42,17 +43,31 @@ export function listOperation(def: ResourceDef, { storage, config }: RouteDeps, 
       const sort = parseSort(def, query);
       const limit = parseLimit(query);
       const offset = parseOffset(query);
-      const page = await storage.list(def, scope, { ...criteria, sort, limit, offset });
-      const expanding = expand(storage, def, scope, page.items, selection);
-      if (expanding) await expanding;
+      const { document, hasMore } = await listPage(storage, def, scope, { ...criteria, sort, limit, offset }, selection);
       const total = prefersExactCount(context.request) ? await storage.count(def, scope, criteria) : undefined;
       return {
         status: 200,
-        document: listDocument(def.name, def.singular, page.items, selection),
-        headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore: page.hasMore, total }),
+        document,
+        headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore, total }),
       };
     },
   };
+}
+
+/**
+ * A page of a collection as its list document. Without associations to expand, the storage writes
+ * the items' JSON itself (Storage.listJson), the cheaper way for the common case; with them, the
+ * items are read, their associations loaded, and the document shaped.
+ */
+export async function listPage(storage: Storage, def: ResourceDef, scope: Scope, query: ListQuery, selection: Selection): Promise<{ document: Body; hasMore: boolean }> {
+  if (selection.associations.length === 0) {
+    const page = await storage.listJson(def, scope, query, selection.scalars);
+    return { document: new JsonList(def.name, def.singular, page.items), hasMore: page.hasMore };
+  }
+  const page = await storage.list(def, scope, query);
+  const expanding = expand(storage, def, scope, page.items, selection);
+  if (expanding) await expanding;
+  return { document: listDocument(def.name, def.singular, page.items, selection), hasMore: page.hasMore };
 }
 
 export function countOperation(def: ResourceDef, { storage }: RouteDeps): Operation {

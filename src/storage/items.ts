@@ -2,6 +2,7 @@
 import { ApiError } from '../errors.js';
 import type { FieldValue, Item, ResourceDef, WriteValues } from '../resources/definition.js';
 import { newId, now } from './ids.js';
+import type { JsonPage, Page } from './storage.js';
 
 /** The item a create stores: a fresh id, each field's value or default (write-only sets left out), both timestamps. */
 export function newItem(def: ResourceDef, values: WriteValues): Item {
@@ -20,6 +21,18 @@ export function toItem(names: readonly string[], row: readonly FieldValue[]): It
   const item: Item = {};
   for (let c = 0; c < names.length; c += 1) item[names[c]!] = row[c]!;
   return item;
+}
+
+/** A page's items as JSON texts of `fields` (Storage.listJson), for a backend that reads items first. */
+export function jsonPage(page: Page, fields: readonly string[]): JsonPage {
+  return {
+    items: page.items.map((item) => {
+      const picked: Item = {};
+      for (const name of fields) picked[name] = item[name]!;
+      return JSON.stringify(picked);
+    }),
+    hasMore: page.hasMore,
+  };
 }
 
 /** The ids of every non-null ref and every non-empty set in the values, by field: those a write must find. */

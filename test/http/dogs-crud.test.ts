@@ -159,3 +159,19 @@ test('the XML representation of one dog and of the collection follows the seed e
   const list = await api.request({ url: '/v1/dogs', headers: { accept: 'application/xml' } });
   assert.equal(parser.parse(list.body).dogs.dog.id, dog.id);
 });
+
+test('a page of the collection carries each dog byte for byte as GET one does, with and without fields, in JSON and XML', async (t) => {
+  const api = await build(t);
+  const names = ['Rex "the \\ dog"', 'slash / and 𝄞 ™', 'Åsa 🐕 <&> \u2028'];
+  const ids = [];
+  for (const name of names) ids.push((await createDog(api, { name, furColor: 'brown' })).id!);
+  const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
+  for (const query of ['', '?fields=name,id', '?fields=updatedAt,furColor,ownerId']) {
+    const ones = await Promise.all(ids.map((id) => api.request({ url: `/v1/dogs/${id}${query}` })));
+    const list = await api.request({ url: `/v1/dogs${query}` });
+    assert.equal(list.body, `{"dogs":[${ones.map((one) => one.body).join(',')}]}`, `JSON ${query}`);
+    const xmlOnes = await Promise.all(ids.map((id) => api.request({ url: `/v1/dogs/${id}.xml${query}` })));
+    const xmlList = await api.request({ url: `/v1/dogs.xml${query}` });
+    assert.equal(xmlList.body, `${DECLARATION}<dogs>${xmlOnes.map((one) => one.body.slice(DECLARATION.length)).join('')}</dogs>`, `XML ${query}`);
+  }
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { Page } from '../../src/storage/storage.js';
+import type { JsonPage } from '../../src/storage/storage.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 import { BASE, build, newAccount, type RequestOptions } from '../helper.js';
 
@@ -11,8 +11,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A storage whose listing fails the way a driver does: a plain Error with internal details. */
 class BrokenStorage extends SqliteStorage {
-  override async list(): Promise<Page> {
-    throw new Error('SQLITE_IOERR_SHORT_READ: disk I/O error reading /srv/secret/registry.sqlite in SqliteStorage.list');
+  override async listJson(): Promise<JsonPage> {
+    throw new Error('SQLITE_IOERR_SHORT_READ: disk I/O error reading /srv/secret/registry.sqlite in SqliteStorage.listJson');
   }
 }
 
@@ -99,7 +99,7 @@ test('a 500 gives a generic message quoting the request id, code 9000, and logs 
     assert.ok(entry, `an error line with reqId ${id} is logged`);
     const err = entry.err as { message: string; stack: string };
     assert.match(err.message, /SQLITE_IOERR_SHORT_READ/);
-    assert.match(err.stack, /BrokenStorage\.list/);
+    assert.match(err.stack, /BrokenStorage\.listJson/);
   }
 });
 

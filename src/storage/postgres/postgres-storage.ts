@@ -2,10 +2,10 @@
 import { columnOf, representedFields, type AssociationDef, type FieldValue, type Item, type ResourceDef, type WriteValues } from '../../resources/definition.js';
 import { resourceByName, resources } from '../../resources/index.js';
 import { now } from '../ids.js';
-import { newItem, referencedIds, referenceNotFound, toItem } from '../items.js';
+import { jsonPage, newItem, referencedIds, referenceNotFound, toItem } from '../items.js';
 import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.js';
 import type {
-  Criteria, IdempotencyClaim, IdempotencyKey, ListQuery, Page, Precondition, Scope, SearchHit, SearchQuery, Storage,
+  Criteria, IdempotencyClaim, IdempotencyKey, JsonPage, ListQuery, Page, Precondition, Scope, SearchHit, SearchQuery, Storage,
 } from '../storage.js';
 import { Connection, type Executor } from './connection.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
@@ -60,6 +60,11 @@ export class PostgresStorage implements Storage {
     const hasMore = items.length > query.limit;
     if (hasMore) items.pop();
     return { items, hasMore };
+  }
+
+  /** The driver hands values over as JavaScript strings anyway, so the texts are written from the items. */
+  async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
+    return jsonPage(await this.list(def, scope, query), fields);
   }
 
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {

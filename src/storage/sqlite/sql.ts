@@ -19,6 +19,25 @@ export const BOUND_INTEGER = 'CAST(? AS INTEGER)';
 export const selectList = perDefinition((def: ResourceDef): string =>
   representedFields(def).map((name) => `t.${columnOf(name)}`).join(', '));
 
+/**
+ * The JSON object of an item with the given represented fields, in that order, built by SQLite:
+ * `json_object('id', t.id, 'name', t.name, …)`. Every value of the API is text or null, and
+ * SQLite writes those exactly as JSON.stringify does (the same escapes, test/storage/json-page.test.ts).
+ * Built once per fields array (the default representation's, or a cached `fields` selection's).
+ */
+export function jsonObjectOf(fields: readonly string[]): string {
+  let text = jsonObjects.get(fields);
+  if (text === undefined) {
+    text = `json_object(${fields.map((name) => {
+      if (!/^[A-Za-z]+$/.test(name)) throw new Error(`not a field name: ${name}`);
+      return `'${name}', t.${columnOf(name)}`;
+    }).join(', ')})`;
+    jsonObjects.set(fields, text);
+  }
+  return text;
+}
+const jsonObjects = new WeakMap<readonly string[], string>();
+
 /** One item of a tenant by its id. */
 export const byIdQuery = perDefinition((def: ResourceDef): string =>
   `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`);

@@ -10,14 +10,14 @@ import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.j
 import { indexedWords } from '../search-words.js';
 import {
   IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS,
-  type Criteria, type IdempotencyClaim, type IdempotencyKey, type ListQuery, type Page, type Precondition, type Scope,
+  type Criteria, type IdempotencyClaim, type IdempotencyKey, type JsonPage, type ListQuery, type Page, type Precondition, type Scope,
   type SearchHit, type SearchQuery, type Storage,
 } from '../storage.js';
 import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { migrations } from './migrations.js';
-import { BOUND_INTEGER, byIdQuery, fromClause, insertQuery, relatedQuery, searchIndexInsert, selectList, sortKey, whereClause } from './sql.js';
+import { BOUND_INTEGER, byIdQuery, fromClause, insertQuery, jsonObjectOf, relatedQuery, searchIndexInsert, selectList, sortKey, whereClause } from './sql.js';
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
@@ -78,17 +78,28 @@ export class SqliteStorage implements Storage {
   }
 
   async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
+    const { rows, hasMore } = this.page(def, scope, query, selectList(def), (sql, params) => this.readItems(def, sql, params));
+    return { items: rows, hasMore };
+  }
+
+  async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
+    const { rows, hasMore } = this.page(def, scope, query, jsonObjectOf(fields), (sql, params) => this.statements.pluck(sql).all(...params) as string[]);
+    return { items: rows, hasMore };
+  }
+
+  /** One page of `columns` in the order of the query (sort, else rank with q, then creation), read by `read`. */
+  private page<Row>(def: ResourceDef, scope: Scope, query: ListQuery, columns: string, read: (sql: string, params: unknown[]) => Row[]): { rows: Row[]; hasMore: boolean } {
     const { where, params } = whereClause(def, scope, query);
-    if (where === undefined) return { items: [], hasMore: false };
+    if (where === undefined) return { rows: [], hasMore: false };
     const order: string[] = [];
     if (query.sort) order.push(`${sortKey(query.sort.field)} ${query.sort.descending ? 'DESC' : 'ASC'}`);
     else if (query.q !== undefined) order.push('f.rank');
     order.push('t.seq');
-    const sql = `SELECT ${selectList(def)} FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${BOUND_INTEGER} OFFSET ${BOUND_INTEGER}`;
-    const rows = this.readItems(def, sql, [...params, query.limit + 1, query.offset]);
+    const sql = `SELECT ${columns} FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${BOUND_INTEGER} OFFSET ${BOUND_INTEGER}`;
+    const rows = read(sql, [...params, query.limit + 1, query.offset]);
     const hasMore = rows.length > query.limit;
     if (hasMore) rows.pop();
-    return { items: rows, hasMore };
+    return { rows, hasMore };
   }
 
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
@@ -241,8 +252,8 @@ export class SqliteStorage implements Storage {
   /** Every non-null ref, and every id of a set, must name an item of its target resource in the same tenant. */
   private checkReferences(def: ResourceDef, scope: Scope, values: WriteValues): void {
     for (const { name, ref, ids } of referencedIds(def, values)) {
-      const found = new Set(this.statements.get(`SELECT id FROM ${ref} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
-        .pluck().all(scope.tenantId, JSON.stringify(ids)) as string[]);
+      const found = new Set(this.statements.pluck(`SELECT id FROM ${ref} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
+        .all(scope.tenantId, JSON.stringify(ids)) as string[]);
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length > 0) throw referenceNotFound(name, ref, missing);
     }
