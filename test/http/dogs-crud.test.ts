@@ -163,7 +163,7 @@ test('the XML representation of one dog and of the collection follows the seed e
 test('a page of the collection carries each dog byte for byte as GET one does, with and without fields, in JSON and XML', async (t) => {
   const api = await build(t);
   const names = ['Rex "the \\ dog"', 'slash / and 𝄞 ™', 'Åsa 🐕 <&> \u2028'];
-  const ids = [];
+  const ids: string[] = [];
   for (const name of names) ids.push((await createDog(api, { name, furColor: 'brown' })).id!);
   const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
   for (const query of ['', '?fields=name,id', '?fields=updatedAt,furColor,ownerId']) {
