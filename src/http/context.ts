@@ -59,6 +59,19 @@ export function renderingOf(request: FastifyRequest): Rendering {
   return rendering;
 }
 
+/**
+ * The context of a request that passed access control. Every field is written out: V8 copies a
+ * spread (`{ ...intent, scope, clientId }`) property by property through a generic path, which a
+ * profile of GET one put at 4% of the CPU.
+ */
+export function contextOf(intent: Intent, scope: Scope, clientId: string): ApiContext {
+  return {
+    version: intent.version, format: intent.format, suppress: intent.suppress, method: intent.method,
+    overridden: intent.overridden, query: intent.query, input: intent.input, request: intent.request,
+    scope, clientId,
+  };
+}
+
 const OVERRIDES: Readonly<Record<string, Verb>> = { post: 'POST', put: 'PUT', delete: 'DELETE' };
 
 /** Stages 1–3 of every API request: format, suppression, and the method to carry out. */

@@ -1,7 +1,7 @@
 // An endpoint is a path with its operations per method; this turns one into a Fastify route for each version.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from '../errors.js';
-import { parseIntent, type ApiContext, type Verb } from './context.js';
+import { contextOf, parseIntent, type ApiContext, type Verb } from './context.js';
 import type { AccessControl } from '../auth/access.js';
 import type { Storage } from '../storage/storage.js';
 import { answersLeave } from './answer-batch.js';
@@ -67,7 +67,7 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
         }
         const checked = deps.access.check(request, reply, intent.method, endpoint.open === true);
         const { scope, clientId } = checked instanceof Promise ? await checked : checked;
-        const context: ApiContext = { ...intent, scope, clientId };
+        const context = contextOf(intent, scope, clientId);
         const outcome = context.method === 'POST'
           ? await runIdempotent(context, deps.storage, () => operation.run(context))
           : await operation.run(context);

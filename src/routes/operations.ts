@@ -39,12 +39,14 @@ export function listOperation(def: ResourceDef, { storage, config }: RouteDeps, 
       const q = parseQ(query);
       if (searchOnly && q === undefined) throw new ApiError('searchInvalid', 'q is required here: give the search text, 1 to 200 characters.');
       const related = nesting && (await parentRelation(storage, nesting, context));
-      const criteria = { filters: parseFilters(def, query), q, related };
+      const filters = parseFilters(def, query);
       const sort = parseSort(def, query);
       const limit = parseLimit(query);
       const offset = parseOffset(query);
-      const { document, hasMore } = await listPage(storage, def, scope, { ...criteria, sort, limit, offset }, selection);
-      const total = prefersExactCount(context.request) ? await storage.count(def, scope, criteria) : undefined;
+      const wanted: ListQuery = { filters, q, related, sort, limit, offset };
+      const { document, hasMore } = await listPage(storage, def, scope, wanted, selection);
+      // The count takes the same criteria; it ignores the sort and the page.
+      const total = prefersExactCount(context.request) ? await storage.count(def, scope, wanted) : undefined;
       return {
         status: 200,
         document,
