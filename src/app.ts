@@ -71,6 +71,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: false,
+    trustProxy: config.trustProxy ?? false,
     frameworkErrors: frameworkErrorHandler(config.portalUrl, deprecation),
     childLoggerFactory: lazyChildLogger,
   });

@@ -1,5 +1,6 @@
 // Environment → typed, validated Config; a bad value stops the service at start with a clear message.
 import path from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 import { envSchema } from 'env-schema';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
@@ -26,6 +27,10 @@ export const EnvSchema = Type.Object({
   RATES_URL: Type.Optional(Type.String({ pattern: HTTP_URL, description: 'an http:// or https:// URL of ECB euro reference rates XML' })),
   V1_SUNSET: Type.Optional(Type.String({ pattern: DATE, description: 'a date written YYYY-MM-DD' })),
   V1_DEPRECATED: Type.String({ pattern: DATE, default: '2026-11-21', description: 'a date written YYYY-MM-DD' }),
+  TRUST_PROXY: Type.Optional(Type.String({
+    minLength: 1,
+    description: 'the addresses of the proxies in front of the service, comma-separated: IP addresses, CIDR ranges such as 10.0.0.0/8, or loopback, linklocal, uniquelocal',
+  })),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10000, description: 'how long SIGTERM waits for requests in flight' }),
 });
 
@@ -50,6 +55,11 @@ export interface Config {
   v1Sunset?: string;
   v1Deprecated: string;
   shutdownTimeoutMs: number;
+  /**
+   * The proxies whose X-Forwarded-For is believed: a request from one of them is taken to come
+   * from the address it forwards for (per-address rate limits, logs). Unset: the TCP peer.
+   */
+  trustProxy?: string[];
 }
 
 export class ConfigError extends Error {
@@ -77,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     v1Sunset: parsed.V1_SUNSET,
     v1Deprecated: parsed.V1_DEPRECATED,
     shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: parsed.TRUST_PROXY === undefined ? undefined : proxyList(parsed.TRUST_PROXY),
   };
 }
 
@@ -108,6 +119,7 @@ function validate(raw: Record<string, string>): Env {
       const value = parsed[name];
       if (value !== undefined && !URL.canParse(value)) faults.set(name, fault(name, value));
     }
+    if (parsed.TRUST_PROXY !== undefined && !isProxyList(parsed.TRUST_PROXY)) faults.set('TRUST_PROXY', fault('TRUST_PROXY', parsed.TRUST_PROXY));
   }
   if (faults.size > 0 || !parsed) {
     throw new ConfigError(`Invalid configuration: ${[...faults.values()].join(' ')} See the configuration table in README.md.`);
@@ -133,6 +145,20 @@ function accepted(schema: TSchema): string {
   }
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(', ')}`;
   return schema.description ?? 'a valid value';
+}
+
+function proxyList(value: string): string[] {
+  return value.split(',').map((entry) => entry.trim());
+}
+
+/** Whether Fastify's proxy-addr (what it trusts the list with) accepts every entry. */
+function isProxyList(value: string): boolean {
+  try {
+    proxyAddr.compile(proxyList(value));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `2026-02-30` matches the pattern but is no day of the calendar. */

@@ -21,7 +21,12 @@ test('with nothing set, every variable takes its default from SPEC §11', () => 
     v1Sunset: undefined,
     v1Deprecated: '2026-11-21',
     shutdownTimeoutMs: 10000,
+    trustProxy: undefined,
   });
+});
+
+test('TRUST_PROXY is a comma-separated list of proxy addresses, ranges and proxy-addr names', () => {
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,uniquelocal,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', 'uniquelocal', '::1']);
 });
 
 const derived: Array<{ env: Record<string, string>; expect: Record<string, unknown> }> = [
@@ -71,6 +76,9 @@ const invalid: Array<{ env: Record<string, string>; variable: string; says: RegE
   { env: { RATE_LIMIT_OPEN_PER_MINUTE: 'lots' }, variable: 'RATE_LIMIT_OPEN_PER_MINUTE', says: /whole number, 0 or more/ },
   { env: { TOKEN_TTL_SECONDS: '0' }, variable: 'TOKEN_TTL_SECONDS', says: /whole number, 1 or more/ },
   { env: { DATABASE_URL: 'mysql://db.example.com/registry' }, variable: 'DATABASE_URL', says: /postgres:\/\// },
+  { env: { TRUST_PROXY: 'proxy.example.com' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
+  { env: { TRUST_PROXY: '10.0.0.0/99' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
+  { env: { TRUST_PROXY: '127.0.0.1,' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
 ];
 
 for (const { env, variable, says } of invalid) {
