@@ -4,6 +4,7 @@
 // so N nodes behind a balancer allow up to N times the limit (docs/deployment.md says how to set it).
 
 import { ApiError } from '../errors.js';
+import { NowAndThen } from '../now-and-then.js';
 
 export interface RateDecision {
   readonly allowed: boolean;
@@ -22,7 +23,7 @@ const WINDOW_MS = 60_000;
 
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
-  private lastSweep = 0;
+  private readonly sweeps = new NowAndThen(WINDOW_MS);
 
   /** `perMinute` 0 turns the limit off. */
   constructor(readonly perMinute: number, private readonly clock: () => number = Date.now) {}
@@ -52,8 +53,7 @@ export class RateLimiter {
 
   /** Drops finished windows now and then, so idle keys do not pile up. */
   private sweep(time: number): void {
-    if (time - this.lastSweep < WINDOW_MS) return;
-    this.lastSweep = time;
+    if (!this.sweeps.due(time)) return;
     for (const [key, window] of this.windows) if (time - window.start >= WINDOW_MS) this.windows.delete(key);
   }
 }

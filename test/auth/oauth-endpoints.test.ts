@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { NowAndThen } from '../../src/now-and-then.js';
 import { BASE, build, type TestApp } from '../helper.js';
 
 function form(fields: Record<string, string>): string {
@@ -125,7 +126,7 @@ test('issuing tokens sweeps tokens that expired more than a day ago', async (t) 
   const longAgo = Math.floor(Date.now() / 1000) - 3 * 24 * 3600;
   await api.storage.auth.saveToken({ tokenHash: secretHash('ancient'), tenantId, clientId, scopes: ['read'], issuedAt: longAgo - 3600, expiresAt: longAgo, revoked: false });
   // Both this test's tokens were issued by the same app; its first token swept already, so force a new sweep window.
-  (api.storage.auth as unknown as { lastSweep: number }).lastSweep = 0;
+  (api.storage.auth as unknown as { sweeps: NowAndThen }).sweeps.reset();
   await token(api, { grant_type: 'client_credentials' }, basic(clientId, clientSecret));
   assert.equal(await api.storage.auth.findToken(secretHash('ancient')), undefined);
 });

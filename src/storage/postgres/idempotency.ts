@@ -2,6 +2,7 @@
 import {
   IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS, type IdempotencyClaim, type IdempotencyKey, type Scope,
 } from '../storage.js';
+import { NowAndThen } from '../../now-and-then.js';
 import type { Executor } from './connection.js';
 
 /**
@@ -20,14 +21,13 @@ const SWEEP_EVERY_MS = 60 * 1000;
 const ROUNDS = 5;
 
 export class IdempotencyKeys {
-  private lastSweep = 0;
+  private readonly sweeps = new NowAndThen(SWEEP_EVERY_MS);
 
   constructor(private readonly db: Executor) {}
 
   async claim(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim> {
     const time = Date.now();
-    if (time - this.lastSweep >= SWEEP_EVERY_MS) {
-      this.lastSweep = time;
+    if (this.sweeps.due(time)) {
       await this.db.run('DELETE FROM idempotency_keys WHERE created_at < $1', [time - IDEMPOTENCY_TTL_MS]);
     }
     const id = [scope.tenantId, key.clientId, key.key];

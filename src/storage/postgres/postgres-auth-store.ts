@@ -1,11 +1,13 @@
 // Accounts, OAuth clients and access tokens in the PostgreSQL database, shared by every node.
 import { EXPIRED_TOKEN_RETENTION_SECONDS, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type AuthStore, type Client, type NewAccount } from '../../auth/auth-store.js';
+import { NowAndThen } from '../../now-and-then.js';
 import type { Connection } from './connection.js';
 
 type TokenRow = [string, string, string, string, string, string, string | null];
 
 export class PostgresAuthStore implements AuthStore {
-  private lastSweep = 0;
+  /** Expired tokens are deleted now and then, when one is saved. */
+  readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
 
   constructor(private readonly db: Connection) {}
 
@@ -30,8 +32,7 @@ export class PostgresAuthStore implements AuthStore {
   async saveToken(token: AccessToken): Promise<void> {
     await this.db.run('INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
       [token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt]);
-    if (Date.now() - this.lastSweep >= TOKEN_SWEEP_INTERVAL_MS) {
-      this.lastSweep = Date.now();
+    if (this.sweeps.due()) {
       await this.db.run('DELETE FROM access_tokens WHERE expires_at < $1', [token.issuedAt - EXPIRED_TOKEN_RETENTION_SECONDS]);
     }
   }

@@ -1,5 +1,6 @@
 // Accounts, clients and access tokens in the SQLite database (writes share the storage's group commit).
 import { EXPIRED_TOKEN_RETENTION_SECONDS, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type AuthStore, type Client, type NewAccount } from '../../auth/auth-store.js';
+import { NowAndThen } from '../../now-and-then.js';
 import { now } from '../ids.js';
 import type { GroupCommit } from './group-commit.js';
 import type { Statements } from './statements.js';
@@ -15,7 +16,8 @@ interface TokenRow {
 }
 
 export class SqliteAuthStore implements AuthStore {
-  private lastSweep = 0;
+  /** Expired tokens are deleted now and then, when one is saved. */
+  readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
 
   constructor(private readonly statements: Statements, private readonly writes: GroupCommit) {}
 
@@ -40,8 +42,7 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async saveToken(token: AccessToken): Promise<void> {
-    const sweep = Date.now() - this.lastSweep >= TOKEN_SWEEP_INTERVAL_MS;
-    if (sweep) this.lastSweep = Date.now();
+    const sweep = this.sweeps.due();
     await this.writes.run(() => {
       this.statements.get('INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt);
