@@ -7,6 +7,7 @@ import { dogs } from '../../src/resources/dogs.js';
 import { foods } from '../../src/resources/foods.js';
 import { owners } from '../../src/resources/owners.js';
 import { migrations } from '../../src/storage/postgres/migrations.js';
+import { Connection } from '../../src/storage/postgres/connection.js';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 import type { IdempotencyKey, Scope } from '../../src/storage/storage.js';
@@ -161,4 +162,15 @@ test('a write waits for an If-Match check made on the locked row, and a failed c
   })));
   assert.equal(seen.length, 2);
   assert.ok(seen.includes('Rex') && (seen.includes('Max') || seen.includes('Bo')), `each check saw a committed state: ${seen.join(', ')}`);
+});
+
+test('past its bound of named statements, a connection sends new SQL texts unnamed, and they still run', { skip }, async (t) => {
+  const database = await createDatabase();
+  const connection = new Connection(database.url, 2);
+  t.after(async () => {
+    await connection.close();
+    await database.drop();
+  });
+  for (const n of [1, 2, 3, 4, 1]) assert.deepEqual(await connection.rows(`SELECT ${n}::int + $1::int`, [10]), [[n + 10]]);
+  assert.equal(connection.namedCount, 2, 'only the first two texts were named');
 });

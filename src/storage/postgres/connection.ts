@@ -15,15 +15,21 @@ export const POOL_SIZE = 10;
 /** Deadlock and serialization failures: PostgreSQL rolled the transaction back, and running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
+/** How many SQL texts become named prepared statements (the service's own use needs about a hundred). */
+export const NAMED_STATEMENTS = 500;
 
 export class Connection implements Executor {
   readonly pool: pg.Pool;
   /** Statements run so far (transaction control not counted): lets tests check that reads are batched. */
   queryCount = 0;
-  /** Each distinct SQL text becomes a named prepared statement, parsed and planned once per connection. */
+  /**
+   * The first distinct SQL texts become named prepared statements, parsed and planned once per
+   * connection. Texts vary with the request (the number of filter values), so past the bound a
+   * new text is sent unnamed, parsed each time, rather than kept on every connection for good.
+   */
   private readonly names = new Map<string, string>();
 
-  constructor(connectionString: string) {
+  constructor(connectionString: string, private readonly namedStatements = NAMED_STATEMENTS) {
     this.pool = new pg.Pool({ connectionString, max: POOL_SIZE, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
     // A connection that breaks while idle (a server restart) is dropped from the pool; the next
     // query opens a new one, and readiness reports the database meanwhile. Without a listener the
@@ -72,11 +78,16 @@ export class Connection implements Executor {
   private send<Row extends unknown[]>(target: pg.Pool | PoolClient, sql: string, params: readonly unknown[]) {
     this.queryCount += 1;
     let name = this.names.get(sql);
-    if (name === undefined) {
+    if (name === undefined && this.names.size < this.namedStatements) {
       name = `s${this.names.size + 1}`;
       this.names.set(sql, name);
     }
     const config: QueryArrayConfig = { name, text: sql, values: params as unknown[], rowMode: 'array' };
     return target.query<Row>(config);
+  }
+
+  /** How many SQL texts are named prepared statements (tests). */
+  get namedCount(): number {
+    return this.names.size;
   }
 }

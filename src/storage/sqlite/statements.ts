@@ -6,12 +6,19 @@ type Statement = Database.Statement;
 /** How a statement returns rows; a statement keeps its mode, so each mode has its own cache. */
 type Mode = 'objects' | 'arrays' | 'first column';
 
+/**
+ * Statements kept per mode. Texts vary with the request (each `fields` order of a list, each
+ * number of filter values), so a client could otherwise make the cache grow without end; past
+ * the bound the oldest statement is dropped, and prepared again if it is wanted again.
+ */
+export const STATEMENTS_PER_MODE = 500;
+
 export class Statements {
   private readonly caches: Record<Mode, Map<string, Statement>> = { objects: new Map(), arrays: new Map(), 'first column': new Map() };
   /** Statements handed out so far: lets tests check that loading associations is batched. */
   count = 0;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Database.Database, private readonly bound = STATEMENTS_PER_MODE) {}
 
   /** The statement of `sql`, returning rows as objects. */
   get(sql: string): Statement {
@@ -36,6 +43,7 @@ export class Statements {
       statement = this.db.prepare(sql);
       if (mode === 'arrays') statement.raw(true);
       if (mode === 'first column') statement.pluck(true);
+      if (cache.size >= this.bound) cache.delete(cache.keys().next().value!);
       cache.set(sql, statement);
     }
     return statement;
