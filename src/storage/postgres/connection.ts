@@ -15,7 +15,7 @@ export const POOL_SIZE = 10;
 /** Deadlock and serialization failures: PostgreSQL rolled the transaction back, and running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
-/** How many SQL texts become named prepared statements (the service's own use needs about a hundred). */
+/** How many SQL texts become named prepared statements: far more than the service's fixed texts. */
 export const NAMED_STATEMENTS = 500;
 
 export class Connection implements Executor {
