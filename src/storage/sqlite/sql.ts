@@ -42,6 +42,10 @@ const jsonObjects = new WeakMap<readonly string[], string>();
 export const byIdQuery = perDefinition((def: ResourceDef): string =>
   `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`);
 
+/** One item of a tenant by its id, then its seq (the row a write changes). */
+export const currentQuery = perDefinition((def: ResourceDef): string =>
+  `SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`);
+
 /** A new row: the tenant, then the represented fields in order. */
 export const insertQuery = perDefinition((def: ResourceDef): string => {
   const fields = representedFields(def);

@@ -17,7 +17,7 @@ import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { migrations } from './migrations.js';
-import { BOUND_INTEGER, byIdQuery, fromClause, insertQuery, jsonObjectOf, relatedQuery, searchIndexInsert, selectList, sortKey, whereClause } from './sql.js';
+import { BOUND_INTEGER, byIdQuery, currentQuery, fromClause, insertQuery, jsonObjectOf, relatedQuery, searchIndexInsert, selectList, sortKey, whereClause } from './sql.js';
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
@@ -227,10 +227,10 @@ export class SqliteStorage implements Storage {
   }
 
   private current(def: ResourceDef, scope: Scope, id: string): { seq: number; item: Item } | undefined {
-    const row = this.statements.get(`SELECT t.seq FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`).get(scope.tenantId, id) as { seq: number } | undefined;
+    const row = this.statements.raw(currentQuery(def)).get(scope.tenantId, id) as FieldValue[] | undefined;
     if (!row) return undefined;
-    const [item] = this.readItems(def, `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.seq = ?`, [row.seq]);
-    return { seq: row.seq, item: item! };
+    const names = representedFields(def);
+    return { seq: Number(row[names.length]), item: toItem(names, row) };
   }
 
   /**
