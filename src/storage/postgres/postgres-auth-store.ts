@@ -7,7 +7,7 @@ type TokenRow = [string, string, string, string, string, string, string | null];
 
 export class PostgresAuthStore implements AuthStore {
   /** Expired tokens are deleted now and then, when one is saved. */
-  readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
+  private readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
 
   constructor(private readonly db: Connection) {}
 

@@ -17,7 +17,7 @@ interface TokenRow {
 
 export class SqliteAuthStore implements AuthStore {
   /** Expired tokens are deleted now and then, when one is saved. */
-  readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
+  private readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
 
   constructor(private readonly statements: Statements, private readonly writes: GroupCommit) {}
 
