@@ -23,7 +23,9 @@ export const selectList = perDefinition((def: ResourceDef): string =>
  * The JSON object of an item with the given represented fields, in that order, built by SQLite:
  * `json_object('id', t.id, 'name', t.name, …)`. Every value of the API is text or null, and
  * SQLite writes those exactly as JSON.stringify does (the same escapes, test/storage/json-page.test.ts).
- * Built once per fields array (the default representation's, or a cached `fields` selection's).
+ * Built once per fields array (the default representation's, or a cached `fields` selection's),
+ * in a WeakMap rather than through perDefinition: a selection dropped from its cache takes its
+ * text with it, where perDefinition keeps what it builds for good.
  */
 export function jsonObjectOf(fields: readonly string[]): string {
   let text = jsonObjects.get(fields);
