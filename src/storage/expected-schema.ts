@@ -8,7 +8,7 @@ import { linkTables as declaredLinkTables, type LinkTable } from '../resources/l
 
 export type Backend = 'sqlite' | 'postgres';
 
-export interface ExpectedColumn {
+interface ExpectedColumn {
   readonly name: string;
   readonly notNull: boolean;
 }
@@ -17,7 +17,7 @@ export interface ExpectedColumn {
  * An index the queries need: its key starts with `columns` (expressions written as the backend
  * writes them, `ci(brand)` or `lower(brand)`). A unique one must have exactly those columns, in any order.
  */
-export interface ExpectedIndex {
+interface ExpectedIndex {
   readonly columns: readonly string[];
   readonly unique?: boolean;
   /** The access method, when it matters (PostgreSQL's GIN index of the search vector). */
@@ -112,17 +112,24 @@ export function compareSchema(expected: readonly ExpectedTable[], actual: Actual
     for (const column of table.columns) {
       const real = found.columns.get(column.name);
       if (!real) differences.push(`column ${table.name}.${column.name} is missing`);
-      else if (real.notNull !== column.notNull) differences.push(`column ${table.name}.${column.name} is ${real.notNull ? 'NOT NULL' : 'nullable'}, the definition says ${column.notNull ? 'NOT NULL' : 'nullable'}`);
+      else if (real.notNull !== column.notNull) {
+        differences.push(`column ${table.name}.${column.name} is ${nullability(real.notNull)}, the definition says ${nullability(column.notNull)}`);
+      }
     }
     const named = new Set(table.columns.map((column) => column.name));
     for (const name of found.columns.keys()) if (!named.has(name)) differences.push(`column ${table.name}.${name} is in no definition`);
     for (const index of table.indexes) {
       if (!found.indexes.some((real) => serves(real, index))) {
-        differences.push(`${table.name} has no ${index.unique ? 'unique ' : ''}index on (${index.columns.join(', ')})${index.method ? ` using ${index.method}` : ''} for ${index.why}`);
+        const method = index.method ? ` using ${index.method}` : '';
+        differences.push(`${table.name} has no ${index.unique ? 'unique ' : ''}index on (${index.columns.join(', ')})${method} for ${index.why}`);
       }
     }
   }
   return differences;
+}
+
+function nullability(notNull: boolean): string {
+  return notNull ? 'NOT NULL' : 'nullable';
 }
 
 function serves(real: ActualTable['indexes'][number], index: ExpectedIndex): boolean {
