@@ -1,6 +1,7 @@
 // The one error handler and 404 handler: every failure becomes a catalogue error in the request's format.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { StorageError } from '../storage/storage-error.js';
 import type { DeprecationStage } from './deprecation.js';
 import { sendError } from './respond.js';
 import { unmatchedPathError } from './versions.js';
@@ -38,21 +39,25 @@ export function frameworkErrorHandler(portalUrl: string, deprecation?: Deprecati
   };
 }
 
-/** Failures of the database itself (busy, I/O, closed), as opposed to bugs: worth a retry. */
-function isDatabaseUnavailable(error: FastifyError): boolean {
-  const code = String(error.code ?? '');
-  return /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY)/.test(code) || /^08/.test(code)
-    || /database connection is not open|Connection terminated|timeout exceeded when trying to connect/i.test(error.message)
-    || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '53300'].includes(code);
+/**
+ * A failure of the database itself (each backend classifies its driver's errors), as opposed to a
+ * bug: retryable 9002; a busy database says when to try again.
+ */
+function storageFailure(error: StorageError, requestId: string): ApiError {
+  if (error.kind === 'busy') {
+    const message = `The database is busy right now. Retry in a second; quote the request id ${requestId} if it persists.`;
+    return new ApiError('databaseUnavailable', message, { 'retry-after': '1' });
+  }
+  return new ApiError('databaseUnavailable', `The service cannot reach its database right now. Retry later; quote the request id ${requestId} if it persists.`);
 }
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   const mapped = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
   if (mapped) return mapped(error);
-  if (isDatabaseUnavailable(error)) {
-    request.log.error({ err: error }, 'database unavailable');
-    return new ApiError('databaseUnavailable', `The service cannot reach its database right now. Retry later; quote the request id ${request.id} if it persists.`);
+  if (error instanceof StorageError) {
+    request.log.error({ err: error }, `database ${error.kind}`);
+    return storageFailure(error, request.id);
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {

@@ -1,9 +1,10 @@
 // The dogs resource: a dog, its registry state, and its links to an owner, a veterinarian and foods.
 import type { ResourceDef } from './definition.js';
+import { DOG_FOODS, linkFrom } from './link-tables.js';
 
 export const DOG_STATES = ['registered', 'adoptable', 'adopted', 'lost'] as const;
 
-const DOG_FOODS = { table: 'dog_foods', selfColumn: 'dog_id', targetColumn: 'food_id' } as const;
+const FOODS_LINK = linkFrom(DOG_FOODS, 'dogs');
 
 export const dogs: ResourceDef = {
   name: 'dogs',
@@ -20,7 +21,7 @@ export const dogs: ResourceDef = {
     ownerId: { kind: 'ref', ref: 'owners', description: 'Id of the dog\'s owner, or null.' },
     veterinarianId: { kind: 'ref', ref: 'veterinarians', description: 'Id of the dog\'s veterinarian, or null.' },
     foodIds: {
-      kind: 'refs', ref: 'foods', link: DOG_FOODS,
+      kind: 'refs', ref: 'foods', link: FOODS_LINK,
       description: 'Write-only: the ids of the foods the dog eats; a PUT replaces the whole set. Read them with fields=foods(id) or /dogs/<id>/foods.',
     },
   },
@@ -28,6 +29,6 @@ export const dogs: ResourceDef = {
   associations: {
     owner: { kind: 'one', target: 'owners', field: 'ownerId' },
     veterinarian: { kind: 'one', target: 'veterinarians', field: 'veterinarianId' },
-    foods: { kind: 'many', target: 'foods', link: DOG_FOODS, nestedPath: true },
+    foods: { kind: 'many', target: 'foods', link: FOODS_LINK, nestedPath: true },
   },
 };

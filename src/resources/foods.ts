@@ -1,5 +1,6 @@
 // The foods resource: a dog food product, with the dogs that eat it.
 import type { ResourceDef } from './definition.js';
+import { DOG_FOODS, linkFrom } from './link-tables.js';
 
 export const foods: ResourceDef = {
   name: 'foods',
@@ -11,6 +12,6 @@ export const foods: ResourceDef = {
   },
   filters: { brand: 'brand' },
   associations: {
-    dogs: { kind: 'many', target: 'dogs', link: { table: 'dog_foods', selfColumn: 'food_id', targetColumn: 'dog_id' }, nestedPath: true },
+    dogs: { kind: 'many', target: 'dogs', link: linkFrom(DOG_FOODS, 'foods'), nestedPath: true },
   },
 };

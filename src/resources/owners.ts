@@ -1,7 +1,8 @@
 // The owners resource: a person or organisation owning dogs, and the veterinarians they use.
 import type { ResourceDef } from './definition.js';
+import { linkFrom, OWNER_VETERINARIANS } from './link-tables.js';
 
-const OWNER_VETERINARIANS = { table: 'owner_veterinarians', selfColumn: 'owner_id', targetColumn: 'veterinarian_id' } as const;
+const VETERINARIANS_LINK = linkFrom(OWNER_VETERINARIANS, 'owners');
 
 export const owners: ResourceDef = {
   name: 'owners',
@@ -12,13 +13,13 @@ export const owners: ResourceDef = {
     email: { kind: 'email', searchable: true, description: 'Email address of the owner.', example: 'ann@example.com' },
     location: { kind: 'text', searchable: true, description: 'Where the owner lives.', example: 'Oslo' },
     veterinarianIds: {
-      kind: 'refs', ref: 'veterinarians', link: OWNER_VETERINARIANS,
+      kind: 'refs', ref: 'veterinarians', link: VETERINARIANS_LINK,
       description: 'Write-only: the ids of the owner\'s veterinarians; a PUT replaces the whole set. Read them with fields=veterinarians(id) or /owners/<id>/veterinarians.',
     },
   },
   filters: { location: 'location' },
   associations: {
     dogs: { kind: 'many', target: 'dogs', reverseField: 'ownerId', nestedPath: true, nestedCreate: true },
-    veterinarians: { kind: 'many', target: 'veterinarians', link: OWNER_VETERINARIANS, nestedPath: true },
+    veterinarians: { kind: 'many', target: 'veterinarians', link: VETERINARIANS_LINK, nestedPath: true },
   },
 };

@@ -1,5 +1,6 @@
 // The veterinarians resource: a vet at a clinic, with the dogs it treats and the owners who use it.
 import type { ResourceDef } from './definition.js';
+import { linkFrom, OWNER_VETERINARIANS } from './link-tables.js';
 
 export const veterinarians: ResourceDef = {
   name: 'veterinarians',
@@ -13,6 +14,6 @@ export const veterinarians: ResourceDef = {
   filters: { clinic: 'clinic', location: 'location' },
   associations: {
     dogs: { kind: 'many', target: 'dogs', reverseField: 'veterinarianId', nestedPath: true },
-    owners: { kind: 'many', target: 'owners', link: { table: 'owner_veterinarians', selfColumn: 'veterinarian_id', targetColumn: 'owner_id' } },
+    owners: { kind: 'many', target: 'owners', link: linkFrom(OWNER_VETERINARIANS, 'veterinarians') },
   },
 };

@@ -1,6 +1,7 @@
 // The connection pool and the two ways SQL runs on it: one statement on any connection, or a transaction on one.
 import pg from 'pg';
 import type { PoolClient, QueryArrayConfig } from 'pg';
+import { StorageError, type StorageErrorKind } from '../storage-error.js';
 
 /** Runs SQL: rows come back as arrays of column values, in the order of the SELECT list. */
 export interface Executor {
@@ -18,6 +19,40 @@ const ATTEMPTS = 3;
 /** How many SQL texts become named prepared statements: far more than the service's fixed texts. */
 export const NAMED_STATEMENTS = 500;
 
+/** SQLSTATEs (or their two-character class) that mean the database failed, not the statement. */
+const SQLSTATE_FAILURES: Readonly<Record<string, StorageErrorKind>> = {
+  '08': 'unavailable', // connection exception (08P01, a protocol violation, is a bug: excepted below)
+  '57P01': 'unavailable', '57P02': 'unavailable', '57P03': 'unavailable', // shutting down, crashed, starting
+  '53': 'unavailable', // insufficient resources: disk full, out of memory…
+  '53300': 'busy', // too many connections
+  '40001': 'busy', '40P01': 'busy', // serialization failure, deadlock: still failing after ATTEMPTS runs
+  '55P03': 'busy', // lock not available
+};
+
+/** Socket errors of a connection that could not be made or broke. */
+const NETWORK_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * node-postgres's own connection failures carry no code, only these texts (pg/lib/client.js and
+ * pg-pool): a server that closed the connection, or no connection within connectionTimeoutMillis.
+ */
+const DRIVER_FAILURES = ['Connection terminated', 'timeout exceeded when trying to connect'];
+
+/** A failure of the database itself as a StorageError; any other error (a bug, an ApiError) as it was. */
+export function postgresFailure(error: unknown, closed = false): unknown {
+  if (error instanceof StorageError) return error;
+  let kind: StorageErrorKind | undefined;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (error instanceof pg.DatabaseError && typeof code === 'string') {
+    kind = SQLSTATE_FAILURES[code] ?? (code === '08P01' ? undefined : SQLSTATE_FAILURES[code.slice(0, 2)]);
+  } else if (typeof code === 'string' && NETWORK_FAILURES.has(code)) {
+    kind = 'unavailable';
+  } else if (closed || (error instanceof Error && DRIVER_FAILURES.some((text) => error.message.startsWith(text)))) {
+    kind = 'unavailable';
+  }
+  return kind ? new StorageError(kind, { cause: error }) : error;
+}
+
 export class Connection implements Executor {
   readonly pool: pg.Pool;
   /** Statements run so far (transaction control not counted): lets tests check that reads are batched. */
@@ -28,6 +63,12 @@ export class Connection implements Executor {
    * new text is sent unnamed, parsed each time, rather than kept on every connection for good.
    */
   private readonly names = new Map<string, string>();
+  /** After close, every query fails with the pool's "Cannot use a pool after calling end": the database is gone. */
+  private closed = false;
+  /** Turns a rejected query's driver error into a StorageError (one function per connection, not one per query). */
+  private readonly failed = (error: unknown): never => {
+    throw postgresFailure(error, this.closed);
+  };
 
   constructor(connectionString: string, private readonly namedStatements = NAMED_STATEMENTS) {
     this.pool = new pg.Pool({ connectionString, max: POOL_SIZE, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
@@ -38,17 +79,22 @@ export class Connection implements Executor {
   }
 
   rows<Row extends unknown[] = unknown[]>(sql: string, params: readonly unknown[]): Promise<Row[]> {
-    return this.send<Row>(this.pool, sql, params).then((result) => result.rows);
+    return this.send<Row>(this.pool, sql, params).then((result) => result.rows, this.failed);
   }
 
   run(sql: string, params: readonly unknown[]): Promise<number> {
-    return this.send(this.pool, sql, params).then((result) => result.rowCount ?? 0);
+    return this.send(this.pool, sql, params).then((result) => result.rowCount ?? 0, this.failed);
   }
 
   /** Runs `work` in one transaction (READ COMMITTED) and commits; a deadlock victim is run again. */
   async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      const client = await this.pool.connect();
+      let client: PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (error) {
+        throw postgresFailure(error, this.closed);
+      }
       let healthy = true;
       try {
         await client.query('BEGIN');
@@ -63,7 +109,7 @@ export class Connection implements Executor {
           healthy = false;
         });
         if (attempt < ATTEMPTS && RETRYABLE.has(String((error as { code?: unknown }).code))) continue;
-        throw error;
+        throw postgresFailure(error, this.closed);
       } finally {
         // A connection that could not even roll back is closed rather than handed to the next request.
         client.release(!healthy);
@@ -72,6 +118,7 @@ export class Connection implements Executor {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.pool.end();
   }
 

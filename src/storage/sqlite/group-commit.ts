@@ -8,6 +8,7 @@
 // and the others commit. A SAVEPOINT and a RELEASE per write cost as much as the write's own
 // insert, so only the rare failing batch pays for them.
 import type Database from 'better-sqlite3';
+import { sqliteFailure } from './statements.js';
 
 interface Job {
   readonly work: () => unknown;
@@ -24,7 +25,7 @@ export class GroupCommit {
   /** A batch in one transaction, each write in its own savepoint (better-sqlite3 nests a transaction function as a SAVEPOINT). */
   private readonly commitIsolated: (batch: readonly Job[]) => Result[];
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.commitTogether = db.transaction((batch: readonly Job[]) => batch.map((job) => job.work())).immediate;
     const inSavepoint = db.transaction((work: () => unknown) => work());
     this.commitIsolated = db.transaction((batch: readonly Job[]) => batch.map((job): Result => {
@@ -74,13 +75,15 @@ export class GroupCommit {
     try {
       results = this.commitIsolated(batch);
     } catch (error) {
-      for (const job of batch) job.reject(error);
+      // The transaction itself failed (BEGIN or COMMIT: busy, I/O, a closed database): every write with it.
+      const failure = sqliteFailure(this.db, error);
+      for (const job of batch) job.reject(failure);
       return;
     }
     batch.forEach((job, index) => {
       const result = results[index]!;
       if (result.ok) job.resolve(result.value);
-      else job.reject(result.error);
+      else job.reject(sqliteFailure(this.db, result.error));
     });
   }
 }

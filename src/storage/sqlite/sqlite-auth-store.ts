@@ -36,8 +36,12 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async findClient(clientId: string): Promise<Client | undefined> {
-    const row = this.statements.get('SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = ?').get(clientId) as
-      { id: string; tenant_id: string; name: string; secret_hash: string; scopes: string } | undefined;
+    let row: { id: string; tenant_id: string; name: string; secret_hash: string; scopes: string } | undefined;
+    try {
+      row = this.statements.get('SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = ?').get(clientId) as typeof row;
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
     return row && { id: row.id, tenantId: row.tenant_id, name: row.name, secretHash: row.secret_hash, scopes: row.scopes.split(' ') };
   }
 
@@ -51,7 +55,12 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async findToken(tokenHash: string): Promise<AccessToken | undefined> {
-    const row = this.statements.get('SELECT * FROM access_tokens WHERE token_hash = ?').get(tokenHash) as TokenRow | undefined;
+    let row: TokenRow | undefined;
+    try {
+      row = this.statements.get('SELECT * FROM access_tokens WHERE token_hash = ?').get(tokenHash) as TokenRow | undefined;
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
     return row && {
       tokenHash: row.token_hash, tenantId: row.tenant_id, clientId: row.client_id, scopes: row.scopes.split(' '),
       issuedAt: row.issued_at, expiresAt: row.expires_at, revoked: row.revoked_at !== null,

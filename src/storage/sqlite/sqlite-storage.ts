@@ -68,7 +68,11 @@ export class SqliteStorage implements Storage {
   }
 
   async ping(): Promise<void> {
-    this.statements.get('SELECT 1').get();
+    try {
+      this.statements.get('SELECT 1').get();
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
   }
 
   async close(): Promise<void> {
@@ -96,7 +100,12 @@ export class SqliteStorage implements Storage {
     else if (query.q !== undefined) order.push('f.rank');
     order.push('t.seq');
     const sql = `SELECT ${columns} FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${BOUND_INTEGER} OFFSET ${BOUND_INTEGER}`;
-    const rows = read(sql, [...params, query.limit + 1, query.offset]);
+    let rows: Row[];
+    try {
+      rows = read(sql, [...params, query.limit + 1, query.offset]);
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
     const hasMore = rows.length > query.limit;
     if (hasMore) rows.pop();
     return { rows, hasMore };
@@ -105,8 +114,11 @@ export class SqliteStorage implements Storage {
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
     const { where, params } = whereClause(def, scope, criteria);
     if (where === undefined) return 0;
-    const row = this.statements.get(`SELECT count(*) AS n FROM ${fromClause(def, criteria.q)} WHERE ${where}`).get(...params) as { n: number };
-    return row.n;
+    try {
+      return (this.statements.get(`SELECT count(*) AS n FROM ${fromClause(def, criteria.q)} WHERE ${where}`).get(...params) as { n: number }).n;
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
   }
 
   async get(def: ResourceDef, scope: Scope, id: string): Promise<Item | undefined> {
@@ -177,7 +189,13 @@ export class SqliteStorage implements Storage {
     const params: unknown[] = [scope.tenantId, oneKey ? keys[0] : JSON.stringify(keys)];
     if (association.kind === 'many') params.push(limitPerKey);
     const names = representedFields(target);
-    for (const row of this.statements.raw(relatedQuery(association, target, oneKey)).all(...params) as FieldValue[][]) {
+    let rows: FieldValue[][];
+    try {
+      rows = this.statements.raw(relatedQuery(association, target, oneKey)).all(...params) as FieldValue[][];
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
+    for (const row of rows) {
       const key = row[names.length] as string;
       const list = related.get(key);
       const item = toItem(names, row);
@@ -190,15 +208,19 @@ export class SqliteStorage implements Storage {
   async search(scope: Scope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const window = searchWindow(query);
     const ranked: RankedHit[] = [];
-    query.types.forEach((def, order) => {
-      const { where, params } = whereClause(def, scope, { filters: [], q: query.q });
-      if (where === undefined) return;
-      const names = representedFields(def);
-      const sql = `SELECT ${selectList(def)}, f.rank FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY f.rank, t.seq LIMIT ${BOUND_INTEGER}`;
-      for (const row of this.statements.raw(sql).all(...params, window) as FieldValue[][]) {
-        ranked.push({ def, item: toItem(names, row), rank: Number(row[names.length]), order });
-      }
-    });
+    try {
+      query.types.forEach((def, order) => {
+        const { where, params } = whereClause(def, scope, { filters: [], q: query.q });
+        if (where === undefined) return;
+        const names = representedFields(def);
+        const sql = `SELECT ${selectList(def)}, f.rank FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY f.rank, t.seq LIMIT ${BOUND_INTEGER}`;
+        for (const row of this.statements.raw(sql).all(...params, window) as FieldValue[][]) {
+          ranked.push({ def, item: toItem(names, row), rank: Number(row[names.length]), order });
+        }
+      });
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
     // FTS5's rank is bm25 negated: lower is better, as the merge expects.
     return mergeSearchHits(ranked, query);
   }
@@ -239,7 +261,12 @@ export class SqliteStorage implements Storage {
    */
   private readItems(def: ResourceDef, sql: string, params: unknown[]): Item[] {
     const names = representedFields(def);
-    const rows = this.statements.raw(sql).all(...params) as FieldValue[][];
+    let rows: FieldValue[][];
+    try {
+      rows = this.statements.raw(sql).all(...params) as FieldValue[][];
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
     const items: Item[] = new Array(rows.length);
     for (let r = 0; r < rows.length; r += 1) items[r] = toItem(names, rows[r]!);
     return items;

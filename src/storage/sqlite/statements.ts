@@ -1,5 +1,6 @@
 // Prepared statements cached by their SQL text: preparing (parsing and planning) costs more than running most of them.
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
+import { StorageError, type StorageErrorKind } from '../storage-error.js';
 
 type Statement = Database.Statement;
 
@@ -12,6 +13,27 @@ type Mode = 'objects' | 'arrays' | 'first column';
  * the bound the oldest statement is dropped, and prepared again if it is wanted again.
  */
 export const STATEMENTS_PER_MODE = 500;
+
+/** better-sqlite3's error codes (primary part) that mean the database itself failed, not the statement. */
+const FAILURES: Readonly<Record<string, StorageErrorKind>> = {
+  SQLITE_BUSY: 'busy',
+  SQLITE_LOCKED: 'busy',
+  SQLITE_IOERR: 'unavailable',
+  SQLITE_CANTOPEN: 'unavailable',
+  SQLITE_FULL: 'unavailable',
+  SQLITE_READONLY: 'unavailable',
+};
+
+/**
+ * A failure of `db` itself as a StorageError; any other error (a bug, an ApiError thrown inside a
+ * write) as it was. A closed database makes better-sqlite3 throw a TypeError, told by the state.
+ */
+export function sqliteFailure(db: Database.Database, error: unknown): unknown {
+  let kind: StorageErrorKind | undefined;
+  if (error instanceof Database.SqliteError) kind = FAILURES[error.code.split('_', 2).join('_')];
+  else if (error instanceof TypeError && !db.open) kind = 'unavailable';
+  return kind ? new StorageError(kind, { cause: error }) : error;
+}
 
 export class Statements {
   private readonly caches: Record<Mode, Map<string, Statement>> = { objects: new Map(), arrays: new Map(), 'first column': new Map() };
@@ -33,6 +55,11 @@ export class Statements {
   /** The statement of `sql`, returning each row's first column alone. */
   pluck(sql: string): Statement {
     return this.cached('first column', sql);
+  }
+
+  /** What a read that threw should throw instead: see sqliteFailure. */
+  failure(error: unknown): unknown {
+    return sqliteFailure(this.db, error);
   }
 
   private cached(mode: Mode, sql: string): Statement {

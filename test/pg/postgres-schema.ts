@@ -1,0 +1,39 @@
+// Reads the schema of a PostgreSQL schema (information_schema, pg_index) into the form compareSchema takes.
+import pg from 'pg';
+import type { ActualSchema, ActualTable } from '../../src/storage/expected-schema.js';
+
+const COLUMNS = `SELECT table_name, column_name, is_nullable = 'NO' FROM information_schema.columns
+  WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`;
+
+// The key columns of every index but a partial one (which serves only queries that repeat its WHERE),
+// an expression written as PostgreSQL prints it (lower(brand)).
+const INDEXES = `SELECT t.relname, i.relname, x.indisunique, am.amname,
+    array(SELECT pg_get_indexdef(x.indexrelid, k, true) FROM generate_series(1, x.indnkeyatts) AS k ORDER BY k)
+  FROM pg_index x
+  JOIN pg_class i ON i.oid = x.indexrelid
+  JOIN pg_class t ON t.oid = x.indrelid
+  JOIN pg_am am ON am.oid = i.relam
+  WHERE t.relnamespace = current_schema()::regnamespace AND x.indpred IS NULL`;
+
+/** The tables of the connection's current schema (the test database's search_path). */
+export async function introspectPostgres(url: string): Promise<ActualSchema> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const columns = await client.query<[string, string, boolean]>({ text: COLUMNS, rowMode: 'array' });
+    const indexes = await client.query<[string, string, boolean, string, string[]]>({ text: INDEXES, rowMode: 'array' });
+    const schema = new Map<string, { columns: Map<string, { notNull: boolean }>; indexes: Array<ActualTable['indexes'][number]> }>();
+    const tableOf = (name: string) => {
+      let table = schema.get(name);
+      if (!table) schema.set(name, table = { columns: new Map(), indexes: [] });
+      return table;
+    };
+    for (const [table, column, notNull] of columns.rows) tableOf(table).columns.set(column, { notNull });
+    for (const [table, name, unique, method, keys] of indexes.rows) {
+      tableOf(table).indexes.push({ name, unique, method, columns: keys.map((key) => key.replace(/\s+/g, '').toLowerCase()) });
+    }
+    return schema;
+  } finally {
+    await client.end();
+  }
+}
