@@ -1,34 +1,26 @@
-// buildApp(config): the Fastify application — hooks, the one error and 404 handler, API, portal and infrastructure routes.
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+// buildApp(config): the Fastify application — the hooks, the one error and 404 handler, and one encapsulated plugin per surface.
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { AccessControl } from './auth/access.js';
-import { registerOAuthRoutes } from './auth/oauth-routes.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import type { Config } from './config.js';
 import { loadRates } from './conversion/load-rates.js';
 import { ApiError } from './errors.js';
 import { BODY_LIMIT, registerRawBody } from './http/body.js';
 import { deprecationStage, registerDeprecation } from './http/deprecation.js';
-import { registerEndpoint } from './http/endpoint.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
+import { clientErrorHandler, expectationHandler } from './http/protocol-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { requestIdOf } from './http/request-id.js';
 import { lazyChildLogger } from './http/request-logger.js';
-import { unmatchedPathError } from './http/versions.js';
-import { registerErrorPages } from './portal/error-pages.js';
-import { registerHomePage } from './portal/home-page.js';
-import { registerOpenApiRoutes } from './portal/openapi-routes.js';
-import { registerSignup } from './portal/signup.js';
-import { registerVersionsPage } from './portal/versions-page.js';
-import { resources } from './resources/index.js';
-import { adoptionsEndpoint } from './routes/adoptions-routes.js';
-import { convertEndpoint } from './routes/convert-routes.js';
-import { registerInfraRoutes } from './routes/infra.js';
-import { resourceEndpoints } from './routes/resource-routes.js';
-import { searchEndpoint } from './routes/search-routes.js';
+import { requestMetricsPlugin } from './http/request-metrics.js';
+import { acceptEveryMethod } from './http/route-every-method.js';
 import { createStorage } from './storage/create-storage.js';
 import type { Storage } from './storage/storage.js';
+import { apiSurface } from './surfaces/api.js';
+import { infraSurface } from './surfaces/infra.js';
+import { oauthSurface } from './surfaces/oauth.js';
+import { portalSurface } from './surfaces/portal.js';
 
 export interface AppOptions {
   /** A storage to use instead of the one the config selects (tests share nothing this way). */
@@ -36,8 +28,6 @@ export interface AppOptions {
   /** Fastify's logger option; defaults to JSON logs at the configured level. */
   logger?: FastifyServerOptions['logger'];
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Every logger of the app describes requests with requestForLog (a given logger option included). */
 function withRequestSerializer(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
@@ -66,15 +56,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
-    genReqId: (request: IncomingMessage) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
     return503OnClosing: false,
     trustProxy: config.trustProxy ?? false,
     frameworkErrors: frameworkErrorHandler(config.portalUrl, deprecation),
     childLoggerFactory: lazyChildLogger,
+    // Node's own protocol errors, and a missing Host (checked in onRequest), answer in the catalogue's shape.
+    clientErrorHandler: clientErrorHandler(config.portalUrl),
+    http: { requireHostHeader: false },
   });
+  app.server.on('checkExpectation', expectationHandler(app, config.portalUrl));
+  acceptEveryMethod(app);
 
   const portal = new URL(config.portalUrl);
   const portalPrefix = portal.pathname.replace(/\/+$/, '');
@@ -86,7 +78,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       done(new ApiError('shuttingDown', 'This node is shutting down and took no new work. Retry the request; it is safe to repeat.'));
       return;
     }
-    const host = request.headers.host ?? '';
+    const host = request.headers.host;
+    if (host === undefined) {
+      // Node would answer a bare 400 itself (requireHostHeader); HTTP/1.0 needs no Host.
+      if (request.raw.httpVersion === '1.1') done(hostMissingError());
+      else done();
+      return;
+    }
     if ((host.startsWith('dev.') || host.startsWith('developer.')) && host !== portal.host) {
       reply.redirect(config.portalUrl, 302);
       return;
@@ -103,29 +101,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerRawBody(app);
   registerDeprecation(app, deprecation);
   registerErrorHandlers(app, config.portalUrl);
-  registerInfraRoutes(app, storage);
-  registerHomePage(app, config, portalPrefix);
-  registerErrorPages(app, portalPrefix);
-  registerOpenApiRoutes(app, config, portalPrefix);
-  registerVersionsPage(app, config, portalPrefix);
-  const openLimiter = new RateLimiter(config.rateLimitOpenPerMinute);
-  registerSignup(app, storage.auth, portalPrefix, config.publicUrl, openLimiter);
+  await app.register(requestMetricsPlugin);
 
   const verifier = new TokenVerifier(storage.auth);
-  registerOAuthRoutes(app, config, storage.auth, verifier);
+  const openLimiter = new RateLimiter(config.rateLimitOpenPerMinute);
   const access = new AccessControl(verifier, new RateLimiter(config.rateLimitPerMinute), openLimiter);
-
-  app.get('/', async (request, reply) => {
-    if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(config.portalUrl, 302);
-    throw unmatchedPathError('/');
-  });
-
-  const endpoints = [
-    ...resources.flatMap((def) => resourceEndpoints(def, { storage, config })),
-    searchEndpoint({ storage, config }),
-    adoptionsEndpoint({ storage, config }),
-    convertEndpoint(rates),
-  ];
-  for (const endpoint of endpoints) registerEndpoint(app, endpoint, { storage, access });
+  await app.register(infraSurface, { config, storage });
+  await app.register(oauthSurface, { config, store: storage.auth, verifier });
+  await app.register(portalSurface, { prefix: portalPrefix, config, store: storage.auth, openLimiter, portalPrefix });
+  await app.register(apiSurface, { config, storage, access, rates });
   return app;
+}
+
+function hostMissingError(): ApiError {
+  return new ApiError('hostMissing', 'The request has no Host header, which HTTP/1.1 requires. Name the host the request is for: Host: api.example.com.', { connection: 'close' });
 }

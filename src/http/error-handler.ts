@@ -1,4 +1,4 @@
-// The one error handler and 404 handler: every failure becomes a catalogue error in the request's format.
+// The one error handler, and the 404 handler for paths outside every surface: every failure becomes a catalogue error in the request's format.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { DeprecationStage } from './deprecation.js';
@@ -20,9 +20,10 @@ export function registerErrorHandlers(app: FastifyInstance, portalUrl: string): 
     return sendError(request, reply, toApiError(error, request), moreInfoBase);
   });
 
+  // A path outside every surface; the API and the portal answer their own unknown paths.
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    return sendError(request, reply, unmatchedPathError(pathname), moreInfoBase);
+    return sendError(request, reply, unmatchedPathError(pathname, portalUrl), moreInfoBase);
   });
 }
 
