@@ -17,6 +17,12 @@ export function registerErrorHandlers(app: FastifyInstance, portalUrl: string): 
   const moreInfoBase = `${portalUrl}/errors`;
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // The connection is gone (a broken body already answered by the protocol-error handler, or a
+    // client that hung up mid-body): no answer can leave, and nothing failed on the server's side.
+    if (request.raw.destroyed && reply.raw.destroyed) {
+      request.log.info({ err: error }, 'request abandoned: the connection closed before the body arrived');
+      return reply.send();
+    }
     return sendError(request, reply, toApiError(error, request), moreInfoBase);
   });
 

@@ -49,7 +49,8 @@ export function clientErrorHandler(portalUrl: string) {
     if (socket.writable && !pending?.headersSent) {
       const requestId = randomUUID();
       const apiError = parserError(error);
-      this.log.info({ err: error, requestId, code: apiError.code }, 'request rejected by the HTTP parser');
+      // The error's rawPacket (up to the whole oversized head) stays out of the log.
+      this.log.info({ requestId, parserError: error.code, reason: error.message, code: apiError.code }, 'request rejected by the HTTP parser');
       const { head, body } = protocolAnswer(apiError, requestId, moreInfoBase);
       const lines = Object.entries(head).map(([name, value]) => `${name}: ${value}\r\n`).join('');
       socket.write(`HTTP/1.1 400 Bad Request\r\n${lines}\r\n${body}`);

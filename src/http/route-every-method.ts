@@ -30,6 +30,9 @@ export function acceptEveryMethod(app: FastifyInstance): void {
     // Bodyless: Fastify leaves a body unread, and Node discards it once the wrong-method answer is sent.
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
   }
+  // No path offers QUERY, but Fastify would refuse one without a Content-Type before any route
+  // could say so; as a bodyless method it reaches the wrong-method answer like the others.
+  app.addHttpMethod('QUERY', { overrideExisting: true });
 }
 
 /** Two routes for `url`: the offered methods to the handler, every other method to the surface's wrong-method answer. */
