@@ -1,12 +1,13 @@
 // buildApp(config): the Fastify application — the hooks, the one error and 404 handler, and one encapsulated plugin per surface.
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { AccessControl } from './auth/access.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import type { Config } from './config.js';
 import { loadRates } from './conversion/load-rates.js';
 import { ApiError } from './errors.js';
 import { BODY_LIMIT, registerRawBody } from './http/body.js';
-import { deprecationStage, registerDeprecation } from './http/deprecation.js';
+import { deprecationStage, registerDeprecation, type DeprecationStage } from './http/deprecation.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
 import { clientErrorHandler, expectationHandler } from './http/protocol-errors.js';
@@ -50,7 +51,28 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const rates = await loadRates(config);
   const storage = options.storage ?? (await createStorage(config));
   const deprecation = deprecationStage(config);
-  const app = Fastify({
+  const app = Fastify(serverOptions(config, options, deprecation));
+  app.server.on('checkExpectation', expectationHandler(app, config.portalUrl));
+  acceptEveryMethod(app);
+  registerRootHooks(app, config, storage);
+  registerRawBody(app);
+  registerDeprecation(app, deprecation);
+  registerErrorHandlers(app, config.portalUrl);
+  await app.register(requestMetricsPlugin);
+
+  const portalPrefix = new URL(config.portalUrl).pathname.replace(/\/+$/, '');
+  const verifier = new TokenVerifier(storage.auth);
+  const openLimiter = new RateLimiter(config.rateLimitOpenPerMinute);
+  const access = new AccessControl(verifier, new RateLimiter(config.rateLimitPerMinute), openLimiter);
+  await app.register(infraSurface, { config, storage });
+  await app.register(oauthSurface, { config, store: storage.auth, verifier });
+  await app.register(portalSurface, { prefix: portalPrefix, config, store: storage.auth, openLimiter, portalPrefix });
+  await app.register(apiSurface, { config, storage, access, rates });
+  return app;
+}
+
+function serverOptions(config: Config, options: AppOptions, deprecation: DeprecationStage | undefined): FastifyHttpOptions<Server> {
+  return {
     logger: withRequestSerializer(options.logger ?? { level: config.logLevel }),
     rewriteUrl,
     routerOptions: { ignoreTrailingSlash: true },
@@ -64,14 +86,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Node's own protocol errors, and a missing Host (checked in onRequest), answer in the catalogue's shape.
     clientErrorHandler: clientErrorHandler(config.portalUrl),
     http: { requireHostHeader: false },
-  });
-  app.server.on('checkExpectation', expectationHandler(app, config.portalUrl));
-  acceptEveryMethod(app);
+  };
+}
 
-  const portal = new URL(config.portalUrl);
-  const portalPrefix = portal.pathname.replace(/\/+$/, '');
+/** The hooks of every request of every surface, and the shutdown of the storage. */
+function registerRootHooks(app: FastifyInstance, config: Config, storage: Storage): void {
+  const portalHost = new URL(config.portalUrl).host;
   let closing = false;
-
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (closing) {
@@ -85,7 +106,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       else done();
       return;
     }
-    if ((host.startsWith('dev.') || host.startsWith('developer.')) && host !== portal.host) {
+    if ((host.startsWith('dev.') || host.startsWith('developer.')) && host !== portalHost) {
       reply.redirect(config.portalUrl, 302);
       return;
     }
@@ -97,20 +118,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     await storage.close();
   });
-
-  registerRawBody(app);
-  registerDeprecation(app, deprecation);
-  registerErrorHandlers(app, config.portalUrl);
-  await app.register(requestMetricsPlugin);
-
-  const verifier = new TokenVerifier(storage.auth);
-  const openLimiter = new RateLimiter(config.rateLimitOpenPerMinute);
-  const access = new AccessControl(verifier, new RateLimiter(config.rateLimitPerMinute), openLimiter);
-  await app.register(infraSurface, { config, storage });
-  await app.register(oauthSurface, { config, store: storage.auth, verifier });
-  await app.register(portalSurface, { prefix: portalPrefix, config, store: storage.auth, openLimiter, portalPrefix });
-  await app.register(apiSurface, { config, storage, access, rates });
-  return app;
 }
 
 function hostMissingError(): ApiError {
