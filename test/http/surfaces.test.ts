@@ -163,3 +163,15 @@ test('each surface answers an unusual method in its own shape', async (t) => {
   assert.equal(root.statusCode, 400);
   assert.equal(root.headers.allow, 'GET, HEAD');
 });
+
+test('a wrong API method is answered before the suffix and the parameters are checked (SPEC §8: route, then method)', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ method: 'PATCH', url: '/v2/dogs.yaml?suppress_response_codes=maybe' });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.headers.allow, 'GET, HEAD, POST');
+  assert.match(String(response.headers['content-type']), /^application\/json/);
+  assert.equal(response.json().code, 1003);
+  const suppressed = await api.request({ method: 'PROPFIND' as 'GET', url: '/v2/dogs.xml?suppress_response_codes=true' });
+  assert.equal(suppressed.statusCode, 200);
+  assert.match(suppressed.body, /<error><response_code>400<\/response_code><message>PROPFIND is not offered/);
+});
