@@ -1,34 +1,27 @@
-// buildApp(config): the Fastify application — hooks, the one error and 404 handler, API, portal and infrastructure routes.
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+// buildApp(config): the Fastify application — the hooks, the one error and 404 handler, and one encapsulated plugin per surface.
+import type { Server } from 'node:http';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { AccessControl } from './auth/access.js';
-import { registerOAuthRoutes } from './auth/oauth-routes.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import type { Config } from './config.js';
 import { loadRates } from './conversion/load-rates.js';
 import { ApiError } from './errors.js';
 import { BODY_LIMIT, registerRawBody } from './http/body.js';
-import { deprecationStage, registerDeprecation } from './http/deprecation.js';
-import { registerEndpoint } from './http/endpoint.js';
+import { deprecationStage, registerDeprecation, type DeprecationStage } from './http/deprecation.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
+import { clientErrorHandler, expectationHandler } from './http/protocol-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { requestIdOf } from './http/request-id.js';
 import { lazyChildLogger } from './http/request-logger.js';
-import { unmatchedPathError } from './http/versions.js';
-import { registerErrorPages } from './portal/error-pages.js';
-import { registerHomePage } from './portal/home-page.js';
-import { registerOpenApiRoutes } from './portal/openapi-routes.js';
-import { registerSignup } from './portal/signup.js';
-import { registerVersionsPage } from './portal/versions-page.js';
-import { resources } from './resources/index.js';
-import { adoptionsEndpoint } from './routes/adoptions-routes.js';
-import { convertEndpoint } from './routes/convert-routes.js';
-import { registerInfraRoutes } from './routes/infra.js';
-import { resourceEndpoints } from './routes/resource-routes.js';
-import { searchEndpoint } from './routes/search-routes.js';
+import { requestMetricsPlugin } from './http/request-metrics.js';
+import { acceptEveryMethod } from './http/route-every-method.js';
 import { createStorage } from './storage/create-storage.js';
 import type { Storage } from './storage/storage.js';
+import { apiSurface } from './surfaces/api.js';
+import { infraSurface } from './surfaces/infra.js';
+import { oauthSurface } from './surfaces/oauth.js';
+import { portalSurface } from './surfaces/portal.js';
 
 export interface AppOptions {
   /** A storage to use instead of the one the config selects (tests share nothing this way). */
@@ -36,8 +29,6 @@ export interface AppOptions {
   /** Fastify's logger option; defaults to JSON logs at the configured level. */
   logger?: FastifyServerOptions['logger'];
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Every logger of the app describes requests with requestForLog (a given logger option included). */
 function withRequestSerializer(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
@@ -60,34 +51,62 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const rates = await loadRates(config);
   const storage = options.storage ?? (await createStorage(config));
   const deprecation = deprecationStage(config);
-  const app = Fastify({
+  const app = Fastify(serverOptions(config, options, deprecation));
+  app.server.on('checkExpectation', expectationHandler(app, config.portalUrl));
+  acceptEveryMethod(app);
+  registerRootHooks(app, config, storage);
+  registerRawBody(app);
+  registerDeprecation(app, deprecation);
+  registerErrorHandlers(app, config.portalUrl);
+  await app.register(requestMetricsPlugin);
+
+  const portalPrefix = new URL(config.portalUrl).pathname.replace(/\/+$/, '');
+  const verifier = new TokenVerifier(storage.auth);
+  const openLimiter = new RateLimiter(config.rateLimitOpenPerMinute);
+  const access = new AccessControl(verifier, new RateLimiter(config.rateLimitPerMinute), openLimiter);
+  await app.register(infraSurface, { config, storage });
+  await app.register(oauthSurface, { config, store: storage.auth, verifier });
+  await app.register(portalSurface, { prefix: portalPrefix, config, store: storage.auth, openLimiter, portalPrefix });
+  await app.register(apiSurface, { config, storage, access, rates });
+  return app;
+}
+
+function serverOptions(config: Config, options: AppOptions, deprecation: DeprecationStage | undefined): FastifyHttpOptions<Server> {
+  return {
     logger: withRequestSerializer(options.logger ?? { level: config.logLevel }),
     rewriteUrl,
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
-    genReqId: (request: IncomingMessage) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
     return503OnClosing: false,
     trustProxy: config.trustProxy ?? false,
     frameworkErrors: frameworkErrorHandler(config.portalUrl, deprecation),
     childLoggerFactory: lazyChildLogger,
-  });
+    // Node's own protocol errors, and a missing Host (checked in onRequest), answer in the catalogue's shape.
+    clientErrorHandler: clientErrorHandler(config.portalUrl),
+    http: { requireHostHeader: false },
+  };
+}
 
-  const portal = new URL(config.portalUrl);
-  const portalPrefix = portal.pathname.replace(/\/+$/, '');
+/** The hooks of every request of every surface, and the shutdown of the storage. */
+function registerRootHooks(app: FastifyInstance, config: Config, storage: Storage): void {
+  const portalHost = new URL(config.portalUrl).host;
   let closing = false;
-
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (closing) {
       done(new ApiError('shuttingDown', 'This node is shutting down and took no new work. Retry the request; it is safe to repeat.'));
       return;
     }
-    const host = request.headers.host ?? '';
-    if ((host.startsWith('dev.') || host.startsWith('developer.')) && host !== portal.host) {
+    const host = request.headers.host;
+    if (host === undefined) {
+      // Node would answer a bare 400 itself (requireHostHeader); HTTP/1.0 needs no Host.
+      if (request.raw.httpVersion === '1.1') done(hostMissingError());
+      else done();
+      return;
+    }
+    if ((host.startsWith('dev.') || host.startsWith('developer.')) && host !== portalHost) {
       reply.redirect(config.portalUrl, 302);
       return;
     }
@@ -99,33 +118,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     await storage.close();
   });
+}
 
-  registerRawBody(app);
-  registerDeprecation(app, deprecation);
-  registerErrorHandlers(app, config.portalUrl);
-  registerInfraRoutes(app, storage);
-  registerHomePage(app, config, portalPrefix);
-  registerErrorPages(app, portalPrefix);
-  registerOpenApiRoutes(app, config, portalPrefix);
-  registerVersionsPage(app, config, portalPrefix);
-  const openLimiter = new RateLimiter(config.rateLimitOpenPerMinute);
-  registerSignup(app, storage.auth, portalPrefix, config.publicUrl, openLimiter);
-
-  const verifier = new TokenVerifier(storage.auth);
-  registerOAuthRoutes(app, config, storage.auth, verifier);
-  const access = new AccessControl(verifier, new RateLimiter(config.rateLimitPerMinute), openLimiter);
-
-  app.get('/', async (request, reply) => {
-    if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(config.portalUrl, 302);
-    throw unmatchedPathError('/');
-  });
-
-  const endpoints = [
-    ...resources.flatMap((def) => resourceEndpoints(def, { storage, config })),
-    searchEndpoint({ storage, config }),
-    adoptionsEndpoint({ storage, config }),
-    convertEndpoint(rates),
-  ];
-  for (const endpoint of endpoints) registerEndpoint(app, endpoint, { storage, access });
-  return app;
+function hostMissingError(): ApiError {
+  return new ApiError('hostMissing', 'The request has no Host header, which HTTP/1.1 requires. Name the host the request is for: Host: api.example.com.', { connection: 'close' });
 }

@@ -55,6 +55,30 @@ export const catalogue = {
     code: 1008, status: 400, title: 'Request does not parse',
     explanation: 'The request line or a header could not be read, for example a path with a broken %-escape. Encode the URL properly.',
   },
+  headersTooLarge: {
+    code: 1009, status: 400, title: 'Request line and headers too large',
+    explanation: 'The URL and the headers together may be at most 16 KiB. A very long URL (a huge fields selection, a long filter list) or an oversized cookie or header is the usual cause: ask for less per request, or page through the collection.',
+  },
+  expectationUnsupported: {
+    code: 1010, status: 400, title: 'Expectation not supported',
+    explanation: 'The Expect header takes only 100-continue, the one expectation HTTP/1.1 defines. Remove the header, or send Expect: 100-continue.',
+  },
+  hostMissing: {
+    code: 1011, status: 400, title: 'Host header missing',
+    explanation: 'An HTTP/1.1 request must carry a Host header naming the host it is for (RFC 9112 §3.2). HTTP clients add it themselves; a hand-written request needs it.',
+  },
+  methodTokenInvalid: {
+    code: 1012, status: 400, title: 'Method not recognized',
+    explanation: 'The request line starts with a method the HTTP parser does not know, or with bytes that are not a method at all. Use an HTTP method such as GET, POST, PUT or DELETE, in capitals.',
+  },
+  requestTargetInvalid: {
+    code: 1013, status: 400, title: 'Characters not allowed in the URL',
+    explanation: 'The request line has characters a URL may not contain as they are: spaces, control characters, or non-ASCII letters. Percent-encode them (é is %C3%A9, a space is %20).',
+  },
+  bodyFramingInvalid: {
+    code: 1014, status: 400, title: 'Body framing broken',
+    explanation: 'The length of the body could not be read: a chunked body with a malformed chunk size or ending, or a Content-Length that is not a number or contradicts Transfer-Encoding. Send the body with one valid Content-Length, or with correct chunked encoding.',
+  },
   unknownParameter: {
     code: 2000, status: 400, title: 'Unknown query parameter',
     explanation: 'The query string has a parameter this operation does not accept, often a typo (colour for color). The message lists the accepted parameters.',

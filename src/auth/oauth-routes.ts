@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import { readBody } from '../http/body.js';
+import { routeEveryMethod } from '../http/route-every-method.js';
 import type { AuthStore } from './auth-store.js';
 import { authenticateClient } from './client-auth.js';
 import { createTokenIssuer, GRANT_TYPES, SCOPES } from './oauth-server.js';
@@ -70,15 +71,15 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<Fastify
 
 /** Every method is routed so that a wrong one gets the RFC error shape with Allow, not a framework 404. */
 function oauthRoute(app: FastifyInstance, method: 'GET' | 'POST', url: string, handler: Handler): void {
-  app.route({
-    method: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+  routeEveryMethod(app, {
+    method: [method],
     url,
+    wrongMethod: (_request, reply, allow) => {
+      reply.header('cache-control', 'no-store').header('allow', allow);
+      return oauthError(reply, 400, 'invalid_request', `This endpoint takes ${method}.`);
+    },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (request.method !== method && !(method === 'GET' && request.method === 'HEAD')) {
-        reply.header('allow', method === 'GET' ? 'GET, HEAD' : method);
-        return oauthError(reply, 400, 'invalid_request', `This endpoint takes ${method}.`);
-      }
       try {
         return await handler(request, reply);
       } catch (error) {

@@ -1,5 +1,5 @@
 // An endpoint is a path with its operations per method; this turns one into a Fastify route for each version.
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { contextOf, parseIntent, type ApiContext, type Verb } from './context.js';
 import type { AccessControl } from '../auth/access.js';
@@ -7,6 +7,7 @@ import type { Storage } from '../storage/storage.js';
 import { answersLeave } from './answer-batch.js';
 import { runIdempotent } from './idempotency.js';
 import { sendOutcome, type Outcome } from './respond.js';
+import { routeEveryMethod } from './route-every-method.js';
 import { VERSIONS } from './versions.js';
 
 export interface Operation {
@@ -32,8 +33,6 @@ export interface EndpointDeps {
 /** What a browser script on another origin may read of an answer (CORS). */
 const EXPOSED_HEADERS = 'ETag, Link, Location, X-Request-Id, X-Total-Count, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Deprecation, Sunset';
 
-/** Every method is routed, so an unoffered one is the API's 400 with Allow, not Fastify's 404. */
-export const ROUTED_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'];
 const VERB_ORDER: Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
 export function allowHeader(endpoint: Endpoint): string {
@@ -42,11 +41,34 @@ export function allowHeader(endpoint: Endpoint): string {
     .join(', ');
 }
 
+/**
+ * The methods the endpoint's handler takes: GET and POST always (they carry method overrides, which
+ * the handler checks), PUT and DELETE where offered, OPTIONS for a CORS preflight.
+ */
+function handledMethods(endpoint: Endpoint): string[] {
+  const methods = ['GET', 'POST'];
+  if (endpoint.operations.PUT) methods.push('PUT');
+  if (endpoint.operations.DELETE) methods.push('DELETE');
+  if (endpoint.cors) methods.push('OPTIONS');
+  return methods;
+}
+
+/** Any other method (PATCH, TRACE, PROPFIND, …): the API's 400 (1003) with Allow, in the request's format. */
+function wrongMethodOf(endpoint: Endpoint) {
+  return (request: FastifyRequest, reply: FastifyReply, allow: string): never => {
+    if (endpoint.cors) reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS);
+    throw new ApiError('methodNotAllowed', `${request.method} is not offered on this path. It offers: ${allow}.`, { allow });
+  };
+}
+
+/** Routes the endpoint under each version, every method included: an unoffered one is 1003 with Allow, not a 404. */
 export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps: EndpointDeps): void {
   const allow = allowHeader(endpoint);
+  const method = handledMethods(endpoint);
+  const wrongMethod = wrongMethodOf(endpoint);
   for (const version of VERSIONS) {
-    app.route({
-      method: ROUTED_METHODS,
+    routeEveryMethod(app, {
+      method, allow, wrongMethod,
       url: `/v${version}${endpoint.path}`,
       config: { endpoint, version },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {

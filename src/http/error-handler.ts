@@ -1,4 +1,4 @@
-// The one error handler and 404 handler: every failure becomes a catalogue error in the request's format.
+// The one error handler, and the 404 handler for paths outside every surface: every failure becomes a catalogue error in the request's format.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { StorageError } from '../storage/storage-error.js';
@@ -18,12 +18,19 @@ export function registerErrorHandlers(app: FastifyInstance, portalUrl: string): 
   const moreInfoBase = `${portalUrl}/errors`;
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // The connection is gone (a broken body already answered by the protocol-error handler, or a
+    // client that hung up mid-body): no answer can leave, and nothing failed on the server's side.
+    if (request.raw.destroyed && reply.raw.destroyed) {
+      request.log.info({ err: error }, 'request abandoned: the connection closed before the body arrived');
+      return reply.send();
+    }
     return sendError(request, reply, toApiError(error, request), moreInfoBase);
   });
 
+  // A path outside every surface; the API and the portal answer their own unknown paths.
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    return sendError(request, reply, unmatchedPathError(pathname), moreInfoBase);
+    return sendError(request, reply, unmatchedPathError(pathname, portalUrl), moreInfoBase);
   });
 }
 

@@ -8,20 +8,34 @@ export const CURRENT_VERSION: Version = 2;
 
 const VERSION_SEGMENT = /^v\d+([.,]\d+)*$/i;
 
+/** The first path segments of the API after its version: a path starting with one of them lacks only the version. */
+const API_NAMES: ReadonlySet<string> = new Set([...resources.map((def) => def.name), 'search', 'convert', 'adoptions']);
+
+/** A path with no version: a 400 that shows the versioned path to use (SPEC §8). */
+export function versionMissingError(pathname: string): ApiError {
+  const suggested = `/v${CURRENT_VERSION}${pathname === '/' ? '/dogs' : pathname}`;
+  return new ApiError('versionMissing', `The path ${pathname} has no version. Every API path starts with the version: use ${suggested} (v${CURRENT_VERSION} is current, v1 is also available).`);
+}
+
+/** A path under a version the service offers that names nothing: a 404 listing what there is. */
+export function routeNotFoundError(pathname: string, version: number): ApiError {
+  const collections = resources.map((def) => `/v${version}/${def.name}`).join(', ');
+  return new ApiError('routeNotFound', `There is nothing at ${pathname}. The collections are ${collections}, each with /<id> for one item and /count; there are also /v${version}/search, /v${version}/convert and /v${version}/adoptions. See the API reference.`);
+}
+
 /**
- * The error for a path no route matched: no version (400, showing the path to use), a
- * version the service does not offer (404 naming those it does), or no such route (404).
+ * The error for a path outside every surface (SPEC §8): a version-like first segment the service
+ * does not offer is 1001; an API name without its version (`/dogs`) is 1000 with the path to use;
+ * anything else (`/metrics.xml`, `/favicon.ico`) is simply not there, 1002, naming the surfaces.
  */
-export function unmatchedPathError(pathname: string): ApiError {
+export function unmatchedPathError(pathname: string, portalUrl: string): ApiError {
   const first = pathname.split('/')[1] ?? '';
-  if (!VERSION_SEGMENT.test(first)) {
-    const suggested = `/v${CURRENT_VERSION}${pathname === '/' ? '/dogs' : pathname}`;
-    return new ApiError('versionMissing', `The path ${pathname} has no version. Every API path starts with the version: use ${suggested} (v${CURRENT_VERSION} is current, v1 is also available).`);
-  }
-  const supported = VERSIONS.map((version) => `v${version}`).join(', ');
-  if (!VERSIONS.some((version) => first === `v${version}`)) {
+  if (VERSION_SEGMENT.test(first)) {
+    const offered = VERSIONS.find((version) => first === `v${version}`);
+    if (offered !== undefined) return routeNotFoundError(pathname, offered);
+    const supported = VERSIONS.map((version) => `v${version}`).join(', ');
     return new ApiError('versionUnknown', `The version "${first}" does not exist. Supported versions: ${supported}; write them as /v2/…, with no dot or minor number.`);
   }
-  const collections = resources.map((def) => `/${first}/${def.name}`).join(', ');
-  return new ApiError('routeNotFound', `There is nothing at ${pathname}. The collections are ${collections}, each with /<id> for one item and /count; there are also /${first}/search, /${first}/convert and /${first}/adoptions. See the API reference.`);
+  if (API_NAMES.has(first)) return versionMissingError(pathname);
+  return new ApiError('routeNotFound', `There is nothing at ${pathname}. The API is under /v${CURRENT_VERSION}/ (for example /v${CURRENT_VERSION}/dogs), the developer portal at ${portalUrl}, and the service's own endpoints are /healthz, /readyz and /metrics.`);
 }

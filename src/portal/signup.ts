@@ -1,11 +1,12 @@
 // POST {portal}/signup: creates an account (a tenant) and its first OAuth client; GET shows the form.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthStore } from '../auth/auth-store.js';
 import { SCOPES } from '../auth/oauth-server.js';
 import { hashPassword, randomSecret, secretHash } from '../auth/secrets.js';
 import { ApiError } from '../errors.js';
 import { readBody } from '../http/body.js';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
+import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { serialize } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
 import { newId } from '../storage/ids.js';
@@ -20,10 +21,13 @@ const FIELDS = ['email', 'password', 'appName'] as const;
  * `limiter` counts sign-ups per IP (the open limit): each runs scrypt on purpose slowly, so
  * unlimited sign-ups would be an easy way to load the service.
  */
-export function registerSignup(app: FastifyInstance, store: AuthStore, prefix: string, publicUrl: string, limiter: RateLimiter): void {
-  app.get(`${prefix}/signup`, async (_request, reply) => reply.type('text/html; charset=utf-8').send(formPage()));
+export function registerSignup(app: FastifyInstance, store: AuthStore, publicUrl: string, limiter: RateLimiter, wrongMethod: WrongMethodAnswer): void {
+  routeEveryMethod(app, {
+    url: '/signup', method: ['GET', 'POST'], wrongMethod,
+    handler: async (request, reply) => (request.method === 'POST' ? signUp(request, reply) : reply.type('text/html; charset=utf-8').send(formPage())),
+  });
 
-  app.post(`${prefix}/signup`, async (request, reply) => {
+  async function signUp(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const browser = wantsPage(request);
     try {
       if (limiter.enabled) enforceRateLimit(limiter, `signup:${request.ip}`, 'sign-ups from this address');
@@ -43,7 +47,7 @@ export function registerSignup(app: FastifyInstance, store: AuthStore, prefix: s
       if (!(error instanceof ApiError) || !browser) throw error;
       return reply.code(400).type('text/html; charset=utf-8').send(formPage(error.message));
     }
-  });
+  }
 
   function wantsPage(request: FastifyRequest): boolean {
     const accept = request.headers.accept ?? '';

@@ -2,13 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { deprecationHeaders } from '../http/deprecation.js';
+import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { CURRENT_VERSION } from '../http/versions.js';
 import { escapeHtml, page } from './html.js';
 
-export function registerVersionsPage(app: FastifyInstance, config: Config, prefix: string): void {
+export function registerVersionsPage(app: FastifyInstance, config: Config, prefix: string, wrongMethod: WrongMethodAnswer): void {
   const html = versionsPage(config, prefix);
-  app.route({
-    method: ['GET', 'HEAD'], url: `${prefix}/versions`,
+  routeEveryMethod(app, {
+    method: ['GET'], url: '/versions', wrongMethod,
     handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(html),
   });
 }

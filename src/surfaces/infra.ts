@@ -1,0 +1,72 @@
+// The infrastructure surface, outside the API: `/`, liveness, readiness (the database answers) and Prometheus metrics.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { Config } from '../config.js';
+import { ApiError } from '../errors.js';
+import { routeEveryMethod } from '../http/route-every-method.js';
+import { versionMissingError } from '../http/versions.js';
+import type { Storage } from '../storage/storage.js';
+
+export interface InfraSurfaceOptions {
+  readonly config: Config;
+  readonly storage: Storage;
+}
+
+/**
+ * Process metrics (CPU, memory, event loop, GC) describe the process, not an app: they are
+ * collected once, because each collection installs observers that are never removed.
+ */
+let processRegistry: Registry | undefined;
+
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export async function infraSurface(app: FastifyInstance, { config, storage }: InfraSurfaceOptions): Promise<void> {
+  // `/` on the API host: a browser goes to the portal (SPEC §8); a client is shown where the API is.
+  routeEveryMethod(app, {
+    url: '/', method: ['GET'], wrongMethod: infraWrongMethod,
+    handler: async (request, reply) => {
+      if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(config.portalUrl, 302);
+      throw versionMissingError('/');
+    },
+  });
+
+  infraRoute(app, '/healthz', async (reply) => reply.send({ status: 'ok' }));
+
+  infraRoute(app, '/readyz', async (reply) => {
+    try {
+      await storage.ping();
+      return reply.send({ status: 'ready', database: storage.kind });
+    } catch (error) {
+      reply.request.log.error({ err: error }, 'readiness check failed: database unreachable');
+      return reply.code(500).send({ status: 'unavailable', database: storage.kind });
+    }
+  });
+
+  const requestMetrics = app.requestMetrics;
+  infraRoute(app, '/metrics', async (reply) => {
+    const text = (await processMetrics().metrics()) + (await requestMetrics.metrics());
+    return reply.header('content-type', requestMetrics.contentType).send(text);
+  });
+}
+
+/** A wrong method on an infrastructure path: the catalogue's 400 (1003) with Allow, like the API's. */
+function infraWrongMethod(request: FastifyRequest, _reply: FastifyReply, allow: string): never {
+  throw new ApiError('methodNotAllowed', `${request.method} is not offered on ${request.url.split('?')[0]}. It offers: ${allow}.`, { allow });
+}
+
+/** GET (and HEAD) answers uncached. */
+function infraRoute(app: FastifyInstance, url: string, answer: (reply: FastifyReply) => Promise<FastifyReply>): void {
+  routeEveryMethod(app, {
+    url, method: ['GET'], wrongMethod: infraWrongMethod,
+    handler: async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return answer(reply);
+    },
+  });
+}

@@ -1,0 +1,33 @@
+// The portal surface, under its prefix (PORTAL_URL's path): the HTML pages, with the portal's own 404 and wrong-method pages (SPEC §12).
+import type { FastifyInstance } from 'fastify';
+import type { AuthStore } from '../auth/auth-store.js';
+import type { Config } from '../config.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import { registerErrorPages } from '../portal/error-pages.js';
+import { notFoundPage, wrongMethodPage } from '../portal/fallback-pages.js';
+import { registerHomePage } from '../portal/home-page.js';
+import { registerOpenApiRoutes } from '../portal/openapi-routes.js';
+import { registerSignup } from '../portal/signup.js';
+import { registerVersionsPage } from '../portal/versions-page.js';
+
+export interface PortalSurfaceOptions {
+  readonly config: Config;
+  readonly store: AuthStore;
+  /** Counts sign-ups per IP, with the open API operation (the open limit). */
+  readonly openLimiter: RateLimiter;
+  /** The path of PORTAL_URL, no trailing slash: '' when the portal has a host of its own. */
+  readonly portalPrefix: string;
+}
+
+/** Registered with `prefix: portalPrefix`: routes are relative to it, links in the pages name it. */
+export async function portalSurface(portal: FastifyInstance, { config, store, openLimiter, portalPrefix }: PortalSurfaceOptions): Promise<void> {
+  const wrongMethod = wrongMethodPage(portalPrefix);
+  registerHomePage(portal, config, portalPrefix, wrongMethod);
+  registerErrorPages(portal, portalPrefix, wrongMethod);
+  registerOpenApiRoutes(portal, config, wrongMethod);
+  registerVersionsPage(portal, config, portalPrefix, wrongMethod);
+  registerSignup(portal, store, config.publicUrl, openLimiter, wrongMethod);
+  // Fastify chooses a not-found handler by prefix. A portal on a host of its own has none to
+  // claim (it shares `/` with the API host), so its unknown paths get the root's catalogue 404.
+  if (portalPrefix !== '') portal.setNotFoundHandler(notFoundPage(portalPrefix));
+}

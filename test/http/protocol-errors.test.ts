@@ -1,0 +1,91 @@
+// Node's own protocol errors, over a real listening server and raw sockets: each is a 400 in the catalogue's shape.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { entryByCode } from '../../src/errors.js';
+import { build } from '../helper.js';
+
+interface RawAnswer {
+  statusLine: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Writes the bytes as they are and reads until the server closes the connection. */
+function sendRaw(port: number, bytes: string | Buffer): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => socket.destroy(new Error('the server did not close the connection')), 5000);
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => {
+        const colon = line.indexOf(':');
+        return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+      }));
+      resolve({ statusLine, headers, body: text.slice(split + 4) });
+    });
+    socket.write(bytes);
+  });
+}
+
+const HOST = 'Host: api.test\r\n';
+const cases: Array<{ name: string; request: string | Buffer; code: number; requestId?: string }> = [
+  { name: '40 KB of headers', request: `GET /v2/dogs HTTP/1.1\r\n${HOST}X-Padding: ${'a'.repeat(40 * 1024)}\r\n\r\n`, code: 1009 },
+  { name: 'a huge fields selection in the URL', request: `GET /v2/dogs?fields=${'name,'.repeat(4000)}name HTTP/1.1\r\n${HOST}\r\n`, code: 1009 },
+  { name: 'an Expect other than 100-continue', request: `GET /v2/dogs HTTP/1.1\r\n${HOST}Expect: foo\r\nX-Request-Id: expect-1\r\n\r\n`, code: 1010, requestId: 'expect-1' },
+  { name: 'no Host in HTTP/1.1', request: 'GET /v2/dogs HTTP/1.1\r\nX-Request-Id: no-host-1\r\n\r\n', code: 1011, requestId: 'no-host-1' },
+  { name: 'a method token that is no method', request: `G@T /v2/dogs HTTP/1.1\r\n${HOST}\r\n`, code: 1012 },
+  {
+    name: 'raw UTF-8 bytes in the path',
+    request: Buffer.concat([Buffer.from('GET /v2/dogs/'), Buffer.from('café', 'utf8'), Buffer.from(` HTTP/1.1\r\n${HOST}\r\n`)]),
+    code: 1013,
+  },
+  {
+    name: 'a chunked body with a broken chunk size',
+    request: `POST /v2/dogs HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    code: 1014,
+  },
+  {
+    name: 'both Content-Length and Transfer-Encoding',
+    request: `POST /v2/dogs HTTP/1.1\r\n${HOST}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    code: 1014,
+  },
+  { name: 'a header line without a name', request: `GET /v2/dogs HTTP/1.1\r\n${HOST}: nameless\r\n\r\n`, code: 1008 },
+];
+
+test('Node\'s protocol errors answer 400 in the catalogue\'s shape, with X-Request-Id, and close the connection', async (t) => {
+  const api = await build(t);
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = api.app.server.address() as net.AddressInfo;
+  for (const { name, request, code, requestId } of cases) {
+    const answer = await sendRaw(port, request);
+    assert.equal(answer.statusLine, 'HTTP/1.1 400 Bad Request', name);
+    assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8', name);
+    assert.equal(answer.headers.connection?.toLowerCase(), 'close', name);
+    assert.match(answer.headers['x-request-id'] ?? '', requestId ? new RegExp(`^${requestId}$`) : /^[0-9a-f-]{36}$/, name);
+    assert.equal(Number(answer.headers['content-length']), Buffer.byteLength(answer.body), name);
+    const body = JSON.parse(answer.body) as { message: string; more_info: string; code: number };
+    assert.deepEqual(Object.keys(body), ['message', 'more_info', 'code'], name);
+    assert.equal(body.code, code, name);
+    assert.equal(body.more_info, `${api.config.portalUrl}/errors/${code}`, name);
+    assert.ok(entryByCode(code), `${name}: code ${code} is in the catalogue`);
+    assert.ok(body.message.length > 20, name);
+  }
+});
+
+test('an HTTP/1.0 request needs no Host, and the server still answers after protocol errors', async (t) => {
+  const api = await build(t);
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = api.app.server.address() as net.AddressInfo;
+  await sendRaw(port, `G@T / HTTP/1.1\r\n${HOST}\r\n`);
+  const answer = await sendRaw(port, 'GET /healthz HTTP/1.0\r\n\r\n');
+  assert.equal(answer.statusLine, 'HTTP/1.1 200 OK');
+  assert.match(answer.headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/);
+  assert.deepEqual(JSON.parse(answer.body), { status: 'ok' });
+});
