@@ -16,7 +16,50 @@ const METADATA_CACHE = 'public, max-age=3600';
 export function registerOAuthRoutes(app: FastifyInstance, config: Config, store: AuthStore, verifier: TokenVerifier): void {
   const base = config.publicUrl;
   const issue = createTokenIssuer(store, config.tokenTtlSeconds);
-  const metadata = {
+  const metadata = serverMetadata(config);
+
+  oauthRoute(app, 'GET', '/.well-known/oauth-authorization-server', async (_request, reply) => reply.header('cache-control', METADATA_CACHE).send(metadata));
+
+  oauthRoute(app, 'POST', '/oauth2/token', async (request, reply) => {
+    // RFC 6749 §4.4.2: a form, checked before the client so that a JSON body is told what to send.
+    if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+      throw new InvalidRequest('The token request must be a form: send Content-Type application/x-www-form-urlencoded (RFC 6749 §4.4.2).');
+    }
+    const body = formOf(request);
+    const client = await authenticated(store, request, body);
+    const answer = await issue(client, request.headers, body);
+    if (answer instanceof OAuthError) throw answer;
+    return sendOAuth(reply, 200, answer);
+  });
+
+  oauthRoute(app, 'POST', '/oauth2/revoke', async (request, reply) => {
+    const body = formOf(request);
+    const client = await authenticated(store, request, body);
+    const token = tokenParameter(body);
+    // RFC 7009 §2.2: an unknown token, or one of another client, is answered 200 all the same.
+    await store.revokeToken(secretHash(token), client.id);
+    verifier.forget(token);
+    return reply.code(200).send();
+  });
+
+  oauthRoute(app, 'POST', '/oauth2/introspect', async (request, reply) => {
+    const body = formOf(request);
+    const client = await authenticated(store, request, body);
+    const token = await store.findToken(secretHash(tokenParameter(body)));
+    const now = Math.floor(Date.now() / 1000);
+    // A client learns only about its own account's tokens; anything else is simply not active.
+    if (!token || token.revoked || token.expiresAt <= now || token.tenantId !== client.tenantId) return sendOAuth(reply, 200, { active: false });
+    return sendOAuth(reply, 200, {
+      active: true, scope: token.scopes.join(' '), client_id: token.clientId, token_type: 'Bearer',
+      exp: token.expiresAt, iat: token.issuedAt, sub: token.tenantId, iss: base,
+    });
+  });
+}
+
+/** RFC 8414: what an OAuth client library discovers about this server. */
+function serverMetadata(config: Config): Record<string, unknown> {
+  const base = config.publicUrl;
+  return {
     issuer: base,
     token_endpoint: `${base}/oauth2/token`,
     revocation_endpoint: `${base}/oauth2/revoke`,
@@ -29,50 +72,13 @@ export function registerOAuthRoutes(app: FastifyInstance, config: Config, store:
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     service_documentation: config.portalUrl,
   };
+}
 
-  oauthRoute(app, 'GET', '/.well-known/oauth-authorization-server', async (_request, reply) => reply.header('cache-control', METADATA_CACHE).send(metadata));
-
-  oauthRoute(app, 'POST', '/oauth2/token', async (request, reply) => {
-    // RFC 6749 §4.4.2: a form, checked before the client so that a JSON body is told what to send.
-    if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-      throw new InvalidRequest('The token request must be a form: send Content-Type application/x-www-form-urlencoded (RFC 6749 §4.4.2).');
-    }
-    const body = formOf(request);
-    const client = await authenticated(request, body);
-    const answer = await issue(client, request.headers, body);
-    if (answer instanceof OAuthError) throw answer;
-    return sendOAuth(reply, 200, answer);
-  });
-
-  oauthRoute(app, 'POST', '/oauth2/revoke', async (request, reply) => {
-    const body = formOf(request);
-    const client = await authenticated(request, body);
-    const token = tokenParameter(body);
-    // RFC 7009 §2.2: an unknown token, or one of another client, is answered 200 all the same.
-    await store.revokeToken(secretHash(token), client.id);
-    verifier.forget(token);
-    return reply.code(200).send();
-  });
-
-  oauthRoute(app, 'POST', '/oauth2/introspect', async (request, reply) => {
-    const body = formOf(request);
-    const client = await authenticated(request, body);
-    const token = await store.findToken(secretHash(tokenParameter(body)));
-    const now = Math.floor(Date.now() / 1000);
-    // A client learns only about its own account's tokens; anything else is simply not active.
-    if (!token || token.revoked || token.expiresAt <= now || token.tenantId !== client.tenantId) return sendOAuth(reply, 200, { active: false });
-    return sendOAuth(reply, 200, {
-      active: true, scope: token.scopes.join(' '), client_id: token.clientId, token_type: 'Bearer',
-      exp: token.expiresAt, iat: token.issuedAt, sub: token.tenantId, iss: base,
-    });
-  });
-
-  /** The client of a request at any of the three endpoints, or the typed error thrown for the route to render. */
-  async function authenticated(request: FastifyRequest, body: Readonly<Record<string, unknown>>): Promise<Client> {
-    const client = await authenticateClient(store, request.headers.authorization, body);
-    if (client instanceof OAuthError) throw client;
-    return client;
-  }
+/** The client of a request at any of the three endpoints, or the typed error thrown for the route to render. */
+async function authenticated(store: AuthStore, request: FastifyRequest, body: Readonly<Record<string, unknown>>): Promise<Client> {
+  const client = await authenticateClient(store, request.headers.authorization, body);
+  if (client instanceof OAuthError) throw client;
+  return client;
 }
 
 /** The parameters of a request to the three endpoints; RFC 6749 §3.2: none may be sent more than once. */

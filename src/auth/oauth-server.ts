@@ -26,13 +26,9 @@ function offeredGrant(body: Readonly<Record<string, unknown>>): string | OAuthFa
   return grant;
 }
 
-/**
- * Builds the library's server over our store. The client is authenticated before the library sees
- * the request, so the library takes it from the model as it is (requireClientAuthentication off):
- * one code path authenticates clients at every OAuth endpoint.
- */
-export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number) {
-  const model = {
+/** The library's model over our store, but for getClient, which each request supplies. */
+function grantModel(store: AuthStore) {
+  return {
     async getUserFromClient(client: ModelClient) {
       return { id: client.tenantId };
     },
@@ -57,6 +53,15 @@ export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number) {
       return false;
     },
   };
+}
+
+/**
+ * Builds the library's server over our store. The client is authenticated before the library sees
+ * the request, so the library takes it from the model as it is (requireClientAuthentication off):
+ * one code path authenticates clients at every OAuth endpoint.
+ */
+export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number) {
+  const model = grantModel(store);
   const options = {
     accessTokenLifetime: tokenTtlSeconds,
     refreshTokenLifetime: tokenTtlSeconds,
