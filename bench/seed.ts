@@ -30,7 +30,7 @@ const CLIENT = 'bench-client';
 export async function seed(dataDir: string, count: number): Promise<Seeded> {
   const storage = new SqliteStorage(dataDir);
   await storage.migrate();
-  const scope = { tenantId: ACCOUNT };
+  const scope = { kind: 'tenant', tenantId: ACCOUNT } as const;
   const secretFile = path.join(dataDir, 'bench-client-secret');
   if (!fs.existsSync(secretFile)) {
     const secret = randomSecret();

@@ -4,18 +4,17 @@ import { ApiError } from '../errors.js';
 import type { Verb } from '../http/context.js';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import type { QueryParams } from '../query/collection.js';
-import type { Scope } from '../storage/storage.js';
+import { PUBLIC_SCOPE, type PublicScope, type Scope, type TenantScope } from '../storage/storage.js';
 import { readBody } from '../http/body.js';
 import type { Principal, TokenVerifier } from './token-verifier.js';
 
-export interface Access {
-  readonly scope: Scope;
+/** Who sends a request (the OAuth client, or the IP of an open one) and whose data it sees. */
+export interface Access<S extends Scope = TenantScope> {
+  readonly scope: S;
   readonly clientId: string;
 }
 
 const REALM = 'realm="Dog Registry"';
-/** Open operations see no tenant's data through the scope (they read across tenants on purpose). */
-const NO_TENANT: Scope = Object.freeze({ tenantId: '' });
 
 /** `read` for GET, `write` for POST, PUT and DELETE — the method carried out, overrides included. */
 export function scopeFor(method: Verb): 'read' | 'write' {
@@ -29,16 +28,18 @@ export class AccessControl {
     private readonly openLimiter: RateLimiter,
   ) {}
 
+  /** An open operation: no token, the public view of every tenant's rows, the per-IP rate limit. */
+  checkOpen(request: FastifyRequest, reply: FastifyReply): Access<PublicScope> {
+    const clientId = `ip:${request.ip}`;
+    this.limit(this.openLimiter, clientId, reply);
+    return { scope: PUBLIC_SCOPE, clientId };
+  }
+
   /**
    * Checks the request's token, scope and rate; sets the RateLimit headers; throws the 401/403
    * errors. A token the verifier has cached is checked without a promise.
    */
-  check(request: FastifyRequest, reply: FastifyReply, method: Verb, open: boolean): Access | Promise<Access> {
-    if (open) {
-      const clientId = `ip:${request.ip}`;
-      this.limit(this.openLimiter, clientId, reply);
-      return { scope: NO_TENANT, clientId };
-    }
+  check(request: FastifyRequest, reply: FastifyReply, method: Verb): Access | Promise<Access> {
     const token = presentedToken(request);
     if (token === undefined) {
       throw new ApiError('tokenMissing', 'This operation needs an access token: send Authorization: Bearer <token>. Get one from POST /oauth2/token with your client id and secret (sign up in the developer portal for a client).', { 'www-authenticate': `Bearer ${REALM}` });
@@ -63,7 +64,7 @@ export class AccessControl {
       });
     }
     this.limit(this.clientLimiter, `client:${principal.clientId}`, reply);
-    return { scope: { tenantId: principal.tenantId }, clientId: principal.clientId };
+    return { scope: { kind: 'tenant', tenantId: principal.tenantId }, clientId: principal.clientId };
   }
 
   private limit(limiter: RateLimiter, key: string, reply: FastifyReply): void {

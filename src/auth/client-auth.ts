@@ -1,39 +1,85 @@
-// Authenticates an OAuth client at the revocation and introspection endpoints: client_secret_basic or client_secret_post.
+// The one client authentication of the token, revocation and introspection endpoints: client_secret_basic or client_secret_post, exactly one.
 import type { AuthStore, Client } from './auth-store.js';
-import { secretMatches } from './secrets.js';
+import { InvalidClient, InvalidRequest } from './oauth-errors.js';
+import { secretHash, secretMatches } from './secrets.js';
 
-export type ClientAuthResult = { ok: true; client: Client } | { ok: false; viaHeader: boolean };
+interface Credentials {
+  readonly id: string;
+  readonly secret: string;
+  /** Sent in a Basic header (a failure is then challenged), or in the body. */
+  readonly basic: boolean;
+}
 
-/** RFC 6749 §2.3.1: Basic with the form-encoded id and secret, or client_id and client_secret in the form body. */
-export async function authenticateClient(store: AuthStore, authorization: string | undefined, body: Record<string, unknown>): Promise<ClientAuthResult> {
-  let id: unknown = body.client_id;
-  let secret: unknown = body.client_secret;
-  const viaHeader = authorization !== undefined && /^basic /i.test(authorization);
-  if (viaHeader) {
-    const credentials = basicCredentials(authorization!);
-    if (!credentials) return { ok: false, viaHeader };
-    ({ id, secret } = credentials);
+/** Compared with when the client id is unknown, so that the time of the answer does not tell which ids exist. */
+const NO_CLIENT_HASH = secretHash('no client has this secret');
+
+/**
+ * RFC 6749 §2.3.1: the client's id and secret, in a Basic header (each form-encoded) or as
+ * client_id and client_secret in the form body, never both (§2.3). The secret is compared in
+ * constant time. Answers the client, or the error to send: invalid_client (401) when the
+ * credentials are missing or wrong, invalid_request when they are sent two ways or twice.
+ */
+export async function authenticateClient(
+  store: AuthStore, authorization: string | undefined, body: Readonly<Record<string, unknown>>,
+): Promise<Client | InvalidClient | InvalidRequest> {
+  const credentials = presentedCredentials(authorization, body);
+  if (credentials instanceof InvalidClient || credentials instanceof InvalidRequest) return credentials;
+  const client = await store.findClient(credentials.id);
+  const matches = secretMatches(credentials.secret, client?.secretHash ?? NO_CLIENT_HASH);
+  if (!client || !matches) {
+    return new InvalidClient('Client authentication failed: the client id is unknown or the secret is wrong. Check both (a rotated secret replaces the old one at once).', credentials.basic);
   }
-  if (typeof id !== 'string' || typeof secret !== 'string' || id === '' || secret === '') return { ok: false, viaHeader };
-  const client = await store.findClient(id);
-  if (!client || !secretMatches(secret, client.secretHash)) return { ok: false, viaHeader };
-  return { ok: true, client };
+  return client;
+}
+
+/** The credentials the request carries by exactly one method, or why there are none to check. */
+function presentedCredentials(authorization: string | undefined, body: Readonly<Record<string, unknown>>): Credentials | InvalidClient | InvalidRequest {
+  const bodyId = bodyParameter(body, 'client_id');
+  const bodySecret = bodyParameter(body, 'client_secret');
+  if (bodyId instanceof InvalidRequest) return bodyId;
+  if (bodySecret instanceof InvalidRequest) return bodySecret;
+  // Another scheme (a Bearer token, say) is not a way to authenticate a client here: it is ignored.
+  if (authorization !== undefined && /^basic(\s|$)/i.test(authorization)) {
+    const basic = basicCredentials(authorization);
+    if (!basic) return new InvalidClient('The Authorization header is not valid Basic credentials: send Basic base64(client_id:client_secret), each part form-encoded (RFC 6749 §2.3.1).', true);
+    if (bodySecret !== undefined) return new InvalidRequest('The client authenticated two ways: send the secret in the Authorization header or as client_secret in the body, not both (RFC 6749 §2.3).');
+    if (bodyId !== undefined && bodyId !== basic.id) return new InvalidRequest('client_id in the body names another client than the Authorization header: send one client id.');
+    return basic;
+  }
+  if (bodyId === undefined && bodySecret === undefined) {
+    return new InvalidClient('No client authentication was sent: use Basic with the client id and secret, or send client_id and client_secret in the form body.', false);
+  }
+  if (bodyId === undefined || bodySecret === undefined) {
+    return new InvalidClient(`Client authentication needs both client_id and client_secret; ${bodyId === undefined ? 'client_id' : 'client_secret'} is missing.`, false);
+  }
+  return { id: bodyId, secret: bodySecret, basic: false };
+}
+
+/** A form parameter sent at most once (RFC 6749 §3.2); an empty one counts as absent. */
+function bodyParameter(body: Readonly<Record<string, unknown>>, name: string): string | undefined | InvalidRequest {
+  const value = body[name];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') return new InvalidRequest(`${name} was sent more than once, or not as text: send it once.`);
+  return value;
 }
 
 /**
  * The id and secret of a Basic header, form-decoded as RFC 6749 §2.3.1 requires (clients such as
- * oauth4webapi encode even "-" and "_"); undefined when the header is not Basic or has no colon.
+ * oauth4webapi encode even "-" and "_"); undefined when the header has no colon or an empty part.
  */
-export function basicCredentials(authorization: string): { id: string; secret: string } | undefined {
+function basicCredentials(authorization: string): Credentials | undefined {
   const match = /^basic\s+(\S+)$/i.exec(authorization);
   if (!match) return undefined;
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon === -1) return undefined;
-  return { id: safeDecode(decoded.slice(0, colon)), secret: safeDecode(decoded.slice(colon + 1)) };
+  const id = formDecoded(decoded.slice(0, colon));
+  const secret = formDecoded(decoded.slice(colon + 1));
+  return id === '' || secret === '' ? undefined : { id, secret, basic: true };
 }
 
-function safeDecode(text: string): string {
+/** A client that does not form-encode sends its text as it is; our ids and secrets hold no `%` or `+`. */
+function formDecoded(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {

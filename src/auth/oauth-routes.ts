@@ -1,22 +1,66 @@
 // The authorization server's endpoints: RFC 8414 metadata, token (RFC 6749), revocation (RFC 7009), introspection (RFC 7662).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { ApiError } from '../errors.js';
 import { readBody } from '../http/body.js';
 import { routeEveryMethod } from '../http/route-every-method.js';
-import type { AuthStore } from './auth-store.js';
+import type { AuthStore, Client } from './auth-store.js';
 import { authenticateClient } from './client-auth.js';
+import { InvalidRequest, OAuthError, oauthFailureOf, sendOAuth, sendOAuthError } from './oauth-errors.js';
 import { createTokenIssuer, GRANT_TYPES, SCOPES } from './oauth-server.js';
 import { secretHash } from './secrets.js';
 import type { TokenVerifier } from './token-verifier.js';
 
-const ALLOWED = new Set([200, 201, 304, 400, 401, 403, 404, 500]);
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
+/** The metadata changes only with a release (SPEC §13: only token, revoke and introspect answers are no-store). */
+const METADATA_CACHE = 'public, max-age=3600';
 
 export function registerOAuthRoutes(app: FastifyInstance, config: Config, store: AuthStore, verifier: TokenVerifier): void {
   const base = config.publicUrl;
   const issue = createTokenIssuer(store, config.tokenTtlSeconds);
-  const metadata = {
+  const metadata = serverMetadata(config);
+
+  oauthRoute(app, 'GET', '/.well-known/oauth-authorization-server', async (_request, reply) => reply.header('cache-control', METADATA_CACHE).send(metadata));
+
+  oauthRoute(app, 'POST', '/oauth2/token', async (request, reply) => {
+    // RFC 6749 §4.4.2: a form, checked before the client so that a JSON body is told what to send.
+    if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+      throw new InvalidRequest('The token request must be a form: send Content-Type application/x-www-form-urlencoded (RFC 6749 §4.4.2).');
+    }
+    const body = formOf(request);
+    const client = await authenticated(store, request, body);
+    const answer = await issue(client, request.headers, body);
+    if (answer instanceof OAuthError) throw answer;
+    return sendOAuth(reply, 200, answer);
+  });
+
+  oauthRoute(app, 'POST', '/oauth2/revoke', async (request, reply) => {
+    const body = formOf(request);
+    const client = await authenticated(store, request, body);
+    const token = tokenParameter(body);
+    // RFC 7009 §2.2: an unknown token, or one of another client, is answered 200 all the same.
+    await store.revokeToken(secretHash(token), client.id);
+    verifier.forget(token);
+    return reply.code(200).send();
+  });
+
+  oauthRoute(app, 'POST', '/oauth2/introspect', async (request, reply) => {
+    const body = formOf(request);
+    const client = await authenticated(store, request, body);
+    const token = await store.findToken(secretHash(tokenParameter(body)));
+    const now = Math.floor(Date.now() / 1000);
+    // A client learns only about its own account's tokens; anything else is simply not active.
+    if (!token || token.revoked || token.expiresAt <= now || token.tenantId !== client.tenantId) return sendOAuth(reply, 200, { active: false });
+    return sendOAuth(reply, 200, {
+      active: true, scope: token.scopes.join(' '), client_id: token.clientId, token_type: 'Bearer',
+      exp: token.expiresAt, iat: token.issuedAt, sub: token.tenantId, iss: base,
+    });
+  });
+}
+
+/** RFC 8414: what an OAuth client library discovers about this server. */
+function serverMetadata(config: Config): Record<string, unknown> {
+  const base = config.publicUrl;
+  return {
     issuer: base,
     token_endpoint: `${base}/oauth2/token`,
     revocation_endpoint: `${base}/oauth2/revoke`,
@@ -29,42 +73,29 @@ export function registerOAuthRoutes(app: FastifyInstance, config: Config, store:
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     service_documentation: config.portalUrl,
   };
+}
 
-  oauthRoute(app, 'GET', '/.well-known/oauth-authorization-server', async (_request, reply) => reply.send(metadata));
+/** The client of a request at any of the three endpoints, or the typed error thrown for the route to render. */
+async function authenticated(store: AuthStore, request: FastifyRequest, body: Readonly<Record<string, unknown>>): Promise<Client> {
+  const client = await authenticateClient(store, request.headers.authorization, body);
+  if (client instanceof OAuthError) throw client;
+  return client;
+}
 
-  oauthRoute(app, 'POST', '/oauth2/token', async (request, reply) => {
-    const answer = await issue('POST', request.headers, readBody(request) ?? {});
-    reply.headers(answer.headers);
-    // The library's challenge names its own realm; the service has one name everywhere.
-    if (answer.headers['www-authenticate']) reply.header('www-authenticate', 'Basic realm="Dog Registry"');
-    return sendOAuth(reply, answer.status, answer.body);
-  });
+/** The parameters of a request to the three endpoints; RFC 6749 §3.2: none may be sent more than once. */
+function formOf(request: FastifyRequest): Readonly<Record<string, unknown>> {
+  const body = readBody(request) ?? {};
+  for (const name in body) {
+    if (typeof body[name] !== 'string') throw new InvalidRequest(`${name.slice(0, 100)} was sent more than once, or not as text: send each parameter once.`);
+  }
+  return body;
+}
 
-  oauthRoute(app, 'POST', '/oauth2/revoke', async (request, reply) => {
-    const body = readBody(request) ?? {};
-    const auth = await authenticateClient(store, request.headers.authorization, body);
-    if (!auth.ok) return invalidClient(reply, auth.viaHeader);
-    if (typeof body.token !== 'string' || body.token === '') return oauthError(reply, 400, 'invalid_request', 'The token parameter is required.');
-    // RFC 7009 §2.2: an unknown token, or one of another client, is answered 200 all the same.
-    await store.revokeToken(secretHash(body.token), auth.client.id);
-    verifier.forget(body.token);
-    return reply.code(200).send();
-  });
-
-  oauthRoute(app, 'POST', '/oauth2/introspect', async (request, reply) => {
-    const body = readBody(request) ?? {};
-    const auth = await authenticateClient(store, request.headers.authorization, body);
-    if (!auth.ok) return invalidClient(reply, auth.viaHeader);
-    if (typeof body.token !== 'string' || body.token === '') return oauthError(reply, 400, 'invalid_request', 'The token parameter is required.');
-    const token = await store.findToken(secretHash(body.token));
-    const now = Math.floor(Date.now() / 1000);
-    // A client learns only about its own account's tokens; anything else is simply not active.
-    if (!token || token.revoked || token.expiresAt <= now || token.tenantId !== auth.client.tenantId) return sendOAuth(reply, 200, { active: false });
-    return sendOAuth(reply, 200, {
-      active: true, scope: token.scopes.join(' '), client_id: token.clientId, token_type: 'Bearer',
-      exp: token.expiresAt, iat: token.issuedAt, sub: token.tenantId, iss: base,
-    });
-  });
+/** The token parameter of revocation and introspection (RFC 7009 §2.1, RFC 7662 §2.1): required, once. */
+function tokenParameter(body: Readonly<Record<string, unknown>>): string {
+  const token = body.token;
+  if (typeof token === 'string' && token !== '') return token;
+  throw new InvalidRequest('The token parameter is required: send token=<the token>.');
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
@@ -76,32 +107,15 @@ function oauthRoute(app: FastifyInstance, method: 'GET' | 'POST', url: string, h
     url,
     wrongMethod: (_request, reply, allow) => {
       reply.header('cache-control', 'no-store').header('allow', allow);
-      return oauthError(reply, 400, 'invalid_request', `This endpoint takes ${method}.`);
+      return sendOAuthError(reply, new InvalidRequest(`This endpoint takes ${method}.`));
     },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       try {
         return await handler(request, reply);
       } catch (error) {
-        if (error instanceof ApiError && error.status === 400) return oauthError(reply, 400, 'invalid_request', error.message);
-        request.log.error({ err: error }, 'OAuth endpoint failed');
-        return oauthError(reply, 500, 'server_error', `The server failed; quote the request id ${request.id} if you report it.`);
+        return sendOAuthError(reply, oauthFailureOf(error, request));
       }
     },
   });
-}
-
-function sendOAuth(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
-  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-  return reply.code(ALLOWED.has(status) ? status : 500).type('application/json; charset=utf-8').send(body);
-}
-
-function oauthError(reply: FastifyReply, status: number, error: string, description: string): FastifyReply {
-  return sendOAuth(reply, status, { error, error_description: description });
-}
-
-/** RFC 6749 §5.2: 401 with a Basic challenge when the client tried the Authorization header. */
-function invalidClient(reply: FastifyReply, viaHeader: boolean): FastifyReply {
-  if (viaHeader) reply.header('www-authenticate', 'Basic realm="Dog Registry"');
-  return oauthError(reply, viaHeader ? 401 : 400, 'invalid_client', 'Client authentication failed: check the client id and secret.');
 }

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { QueryParams } from '../query/collection.js';
 import { formatFromAccept, formatFromSuffix, type Format } from '../representation/formats.js';
-import type { Scope } from '../storage/storage.js';
+import type { Scope, TenantScope } from '../storage/storage.js';
 import { readBody } from './body.js';
 import { formatSuffixOf } from './format-suffix.js';
 
@@ -23,10 +23,13 @@ export interface Intent {
   readonly request: FastifyRequest;
 }
 
-/** An API request ready to run: its intent, and who sends it (the OAuth client) and whose data it sees. */
-export interface ApiContext extends Intent {
+/**
+ * An API request ready to run: its intent, and who sends it (the OAuth client) and whose data it
+ * sees: one tenant's for every operation but the open one, which sees the public view.
+ */
+export interface ApiContext<S extends Scope = TenantScope> extends Intent {
   readonly clientId: string;
-  readonly scope: Scope;
+  readonly scope: S;
 }
 
 /** How an answer is rendered; known before anything else is checked, so errors render right too. */
@@ -64,7 +67,7 @@ export function renderingOf(request: FastifyRequest): Rendering {
  * spread (`{ ...intent, scope, clientId }`) property by property through a generic path, which a
  * profile of GET one put at 4% of the CPU.
  */
-export function contextOf(intent: Intent, scope: Scope, clientId: string): ApiContext {
+export function contextOf<S extends Scope>(intent: Intent, scope: S, clientId: string): ApiContext<S> {
   return {
     version: intent.version, format: intent.format, suppress: intent.suppress, method: intent.method,
     overridden: intent.overridden, query: intent.query, input: intent.input, request: intent.request,

@@ -3,26 +3,37 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { contextOf, parseIntent, type ApiContext, type Verb } from './context.js';
 import type { AccessControl } from '../auth/access.js';
-import type { Storage } from '../storage/storage.js';
+import type { PublicScope, Scope, Storage, TenantScope } from '../storage/storage.js';
 import { answersLeave } from './answer-batch.js';
 import { runIdempotent } from './idempotency.js';
 import { sendOutcome, type Outcome } from './respond.js';
 import { routeEveryMethod } from './route-every-method.js';
 import { VERSIONS } from './versions.js';
 
-export interface Operation {
+export interface Operation<S extends Scope = TenantScope> {
   /** Runs stages 7 on (parameters and body, then the item) and returns what to send. */
-  run(context: ApiContext): Promise<Outcome>;
+  run(context: ApiContext<S>): Promise<Outcome>;
 }
 
-export interface Endpoint {
+/** A path whose operations act on a tenant's data (a token needed), or an open one. */
+export type Endpoint = TenantEndpoint | OpenEndpoint;
+
+interface EndpointPath {
   /** The path after the version, in Fastify's syntax: `/dogs/:id`. */
   readonly path: string;
-  readonly operations: Partial<Record<Verb, Operation>>;
-  /** Open operations need no token (route configuration, read by the access stage). */
-  readonly open?: boolean;
   /** Answers any origin (CORS), preflight included. */
   readonly cors?: boolean;
+}
+
+export interface TenantEndpoint extends EndpointPath {
+  readonly operations: Partial<Record<Verb, Operation>>;
+  readonly open?: false;
+}
+
+/** Open operations need no token and see the public view (route configuration, read by the access stage). */
+export interface OpenEndpoint extends EndpointPath {
+  readonly operations: Partial<Record<Verb, Operation<PublicScope>>>;
+  readonly open: true;
 }
 
 export interface EndpointDeps {
@@ -87,15 +98,22 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
         if (intent.overridden && request.method !== 'POST' && isPrefetch(request)) {
           throw new ApiError('prefetchRefused', 'This GET changes data (it has a method override) and was sent as a prefetch, so it was not carried out. Send it as a normal request.');
         }
-        const checked = deps.access.check(request, reply, intent.method, endpoint.open === true);
-        const { scope, clientId } = checked instanceof Promise ? await checked : checked;
-        const context = contextOf(intent, scope, clientId);
-        const outcome = context.method === 'POST'
-          ? await runIdempotent(context, deps.storage, () => operation.run(context))
-          : await operation.run(context);
+        let outcome: Outcome;
+        if (endpoint.open) {
+          const { scope, clientId } = deps.access.checkOpen(request, reply);
+          outcome = await endpoint.operations[intent.method]!.run(contextOf(intent, scope, clientId));
+        } else {
+          const checked = deps.access.check(request, reply, intent.method);
+          const { scope, clientId } = checked instanceof Promise ? await checked : checked;
+          const context = contextOf(intent, scope, clientId);
+          const tenantOperation = endpoint.operations[intent.method]!;
+          outcome = context.method === 'POST'
+            ? await runIdempotent(context, deps.storage, () => tenantOperation.run(context))
+            : await tenantOperation.run(context);
+        }
         // A write's answer already leaves with its batch's, when the group commit resolves them all.
-        if (context.method === 'GET') await answersLeave();
-        return sendOutcome(request, reply, outcome, context.method === 'GET' && !context.overridden);
+        if (intent.method === 'GET') await answersLeave();
+        return sendOutcome(request, reply, outcome, intent.method === 'GET' && !intent.overridden);
       },
     });
   }

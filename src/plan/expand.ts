@@ -2,7 +2,7 @@
 import type { Selection } from '../query/selection.js';
 import type { Item, ResourceDef } from '../resources/definition.js';
 import { resourceByName } from '../resources/index.js';
-import type { Scope, Storage } from '../storage/storage.js';
+import type { Scope, Storage, TenantScope } from '../storage/storage.js';
 
 /** A nested array holds at most this many associated items (SPEC §3); the nested path pages through all. */
 export const NESTED_LIMIT = 100;
@@ -28,10 +28,12 @@ function attach(item: Item, name: string, value: RelatedValue): void {
  */
 export function expand(storage: Storage, def: ResourceDef, scope: Scope, items: readonly Item[], selection: Selection): Promise<void> | undefined {
   if (items.length === 0 || selection.associations.length === 0) return undefined;
+  // Related items are a tenant's: the public view's resource has no associations to name.
+  if (scope.kind !== 'tenant') throw new Error(`the public view of ${def.name} has no associations to expand`);
   return expandAssociations(storage, def, scope, items, selection);
 }
 
-async function expandAssociations(storage: Storage, def: ResourceDef, scope: Scope, items: readonly Item[], selection: Selection): Promise<void> {
+async function expandAssociations(storage: Storage, def: ResourceDef, scope: TenantScope, items: readonly Item[], selection: Selection): Promise<void> {
   for (const { name, selection: nested } of selection.associations) {
     const association = def.associations[name]!;
     const target = resourceByName(association.target)!;

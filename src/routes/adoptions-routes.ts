@@ -4,7 +4,6 @@ import { pagingHeaders, prefersExactCount } from '../http/links.js';
 import { parseFilters, parseLimit, parseOffset, parseSort } from '../query/collection.js';
 import { representedFields, type ResourceDef } from '../resources/definition.js';
 import { dogs } from '../resources/dogs.js';
-import { ALL_TENANTS } from '../storage/storage.js';
 import { checkParams, listPage, selectionOf, type RouteDeps } from './operations.js';
 
 /** A public view of the dogs table: only what anyone may see of a dog up for adoption. */
@@ -37,8 +36,9 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
           const filters = [...parseFilters(adoptableDogs, query), { field: 'state', values: ['adoptable'], exact: true }];
           const limit = parseLimit(query);
           const offset = parseOffset(query);
-          const { document, hasMore } = await listPage(storage, adoptableDogs, ALL_TENANTS, { filters, sort, limit, offset }, selection);
-          const total = prefersExactCount(context.request) ? await storage.count(adoptableDogs, ALL_TENANTS, { filters }) : undefined;
+          // The access stage gave the public view: every tenant's rows, read-only.
+          const { document, hasMore } = await listPage(storage, adoptableDogs, context.scope, { filters, sort, limit, offset }, selection);
+          const total = prefersExactCount(context.request) ? await storage.count(adoptableDogs, context.scope, { filters }) : undefined;
           return {
             status: 200,
             document,

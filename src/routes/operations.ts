@@ -145,7 +145,7 @@ export function removeOperation(def: ResourceDef, { storage }: RouteDeps): Opera
 }
 
 /** On an overridden GET the query string carries the fields, which the body rules check instead. */
-export function checkParams(context: ApiContext, accepted: readonly string[]): void {
+export function checkParams(context: ApiContext<Scope>, accepted: readonly string[]): void {
   if (context.overridden && context.request.method === 'GET') return;
   checkKnownParams(context.query, accepted);
 }
@@ -155,7 +155,7 @@ const resolvedSelections = perDefinition((_def: ResourceDef) => new Map<string, 
 const SELECTIONS_PER_RESOURCE = 256;
 
 /** The request's `fields` resolved against `def`'s representation, or the whole default one. */
-export function selectionOf(def: ResourceDef, context: ApiContext): Selection {
+export function selectionOf(def: ResourceDef, context: ApiContext<Scope>): Selection {
   const fields = single(context.query, 'fields');
   if (fields === undefined) return defaultSelection(def);
   const cache = resolvedSelections(def);

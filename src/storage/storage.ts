@@ -3,19 +3,37 @@ import type { AuthStore } from '../auth/auth-store.js';
 import type { Filter, Sort } from '../query/collection.js';
 import type { AssociationDef, Item, ResourceDef, WriteValues } from '../resources/definition.js';
 
-/** Whose data a call may see: every row carries its tenant, and every call names one. */
-export interface Scope {
+/**
+ * Whose data a call may see: every row carries its tenant. A scope says which rows a call reads
+ * and writes; a backend switches on its kind (never on the identity of a sentinel object).
+ */
+export type Scope = TenantScope | PublicScope;
+
+/** One tenant's rows: the scope of every call made for a token. */
+export interface TenantScope {
+  readonly kind: 'tenant';
   readonly tenantId: string;
+}
+
+/**
+ * Every tenant's rows, read-only: only the open adoption listing (SPEC §4) sees it, and it shows
+ * public fields of adoptable dogs. Lists and counts take it; writes, reads by id, related items
+ * and idempotency keys take a TenantScope only, so the compiler refuses it there.
+ */
+export interface PublicScope {
+  readonly kind: 'public';
 }
 
 /** The tenant of data written without an account (tests and tools that use the storage directly). */
 export const DEFAULT_TENANT = 'default';
 
-/**
- * A scope that sees every tenant's rows: only for the open adoption listing, which shows public
- * fields of adoptable dogs. Tenant ids are generated and never take this value.
- */
-export const ALL_TENANTS: Scope = Object.freeze({ tenantId: '*' });
+/** The one public view; it holds no data, so every caller may share it. */
+export const PUBLIC_SCOPE: PublicScope = Object.freeze({ kind: 'public' });
+
+/** The scope of one tenant. */
+export function tenantScope(tenantId: string): TenantScope {
+  return { kind: 'tenant', tenantId };
+}
 
 export interface Criteria {
   readonly filters: readonly Filter[];
@@ -98,29 +116,29 @@ export interface Storage {
    */
   listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage>;
   count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number>;
-  get(def: ResourceDef, scope: Scope, id: string): Promise<Item | undefined>;
+  get(def: ResourceDef, scope: TenantScope, id: string): Promise<Item | undefined>;
   /** Creates an item; a reference to an id the scope cannot see throws referenceNotFound. */
-  create(def: ResourceDef, scope: Scope, values: WriteValues): Promise<Item>;
+  create(def: ResourceDef, scope: TenantScope, values: WriteValues): Promise<Item>;
   /** Changes the given fields; undefined when the item does not exist in the scope. */
-  update(def: ResourceDef, scope: Scope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined>;
+  update(def: ResourceDef, scope: TenantScope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined>;
   /**
    * The items an association reaches from several items at once, in creation order and at most
    * `limitPerKey` per key: keyed by the parent's id (`many`) or by the target's id (`one`, whose
    * keys are the parents' ref values). One query, however many parents.
    */
-  fetchRelated(association: AssociationDef, scope: Scope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>>;
+  fetchRelated(association: AssociationDef, scope: TenantScope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>>;
   /**
    * Searches several resources at once: best match first, equal relevance in creation order, so
    * pages never overlap. Relevance is the backend's own full-text rank.
    */
-  search(scope: Scope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }>;
+  search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }>;
   /** Deletes an item and clears references to it; false when it did not exist. */
-  remove(def: ResourceDef, scope: Scope, id: string, expect?: Precondition): Promise<boolean>;
+  remove(def: ResourceDef, scope: TenantScope, id: string, expect?: Precondition): Promise<boolean>;
 
   /** Atomically claims a key, or reports the stored answer, a mismatch, or a claim still in progress. */
-  claimIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim>;
+  claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim>;
   /** Stores the answer (serialized) of a claimed key for replays. */
-  completeIdempotencyKey(scope: Scope, key: IdempotencyKey, answer: string): Promise<void>;
+  completeIdempotencyKey(scope: TenantScope, key: IdempotencyKey, answer: string): Promise<void>;
   /** Forgets a claimed key whose request failed, so that a corrected retry may use it. */
-  releaseIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<void>;
+  releaseIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<void>;
 }

@@ -27,6 +27,9 @@ test('the RFC 8414 metadata names this service as issuer and lists its endpoints
   assert.deepEqual(metadata.grant_types_supported, ['client_credentials']);
   assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post']);
   assert.deepEqual(metadata.scopes_supported, ['read', 'write']);
+  // SPEC §13: only the token, revocation and introspection answers are no-store; the metadata may be cached.
+  assert.equal(response.headers['cache-control'], 'public, max-age=3600');
+  assert.equal(response.headers.pragma, undefined);
 });
 
 test('client_credentials with client_secret_basic or client_secret_post issues a bearer token, not cacheable', async (t) => {
@@ -63,10 +66,11 @@ test('token errors come in the RFC 6749 shape', async (t) => {
   const { clientId, clientSecret } = api.credentials;
   const cases: Array<[string, Awaited<ReturnType<typeof token>>, number, string]> = [
     ['a wrong secret (Basic)', await token(api, { grant_type: 'client_credentials' }, basic(clientId, 'wrong')), 401, 'invalid_client'],
-    ['a wrong secret (post)', await token(api, { grant_type: 'client_credentials', client_id: clientId, client_secret: 'wrong' }), 400, 'invalid_client'],
+    ['a wrong secret (post)', await token(api, { grant_type: 'client_credentials', client_id: clientId, client_secret: 'wrong' }), 401, 'invalid_client'],
     ['an unknown client', await token(api, { grant_type: 'client_credentials' }, basic('nobody', 'x')), 401, 'invalid_client'],
     ['no grant type', await token(api, {}, basic(clientId, clientSecret)), 400, 'invalid_request'],
-    ['another grant type', await token(api, { grant_type: 'password', username: 'a', password: 'b' }, basic(clientId, clientSecret)), 400, 'unauthorized_client'],
+    // A grant the server does not offer (the library knows password, this server does not): not unauthorized_client.
+    ['another grant type', await token(api, { grant_type: 'password', username: 'a', password: 'b' }, basic(clientId, clientSecret)), 400, 'unsupported_grant_type'],
   ];
   for (const [what, response, status, error] of cases) {
     assert.equal(response.statusCode, status, what);
@@ -97,7 +101,7 @@ test('revocation (RFC 7009) takes effect at once, and unknown tokens are answere
   const unknown = await api.request({ method: 'POST', url: '/oauth2/revoke', token: null, form: { token: 'never-issued' }, headers: basic(clientId, clientSecret) });
   assert.equal(unknown.statusCode, 200);
   const unauthenticated = await api.request({ method: 'POST', url: '/oauth2/revoke', token: null, form: { token: issued } });
-  assert.equal(unauthenticated.statusCode, 400);
+  assert.equal(unauthenticated.statusCode, 401);
   assert.equal(unauthenticated.json().error, 'invalid_client');
 });
 

@@ -10,10 +10,10 @@ import { migrations } from '../../src/storage/postgres/migrations.js';
 import { Connection } from '../../src/storage/postgres/connection.js';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
-import type { IdempotencyKey, Scope } from '../../src/storage/storage.js';
+import type { IdempotencyKey, TenantScope } from '../../src/storage/storage.js';
 import { createDatabase, skipWithoutPostgres, type TestDatabase } from './databases.js';
 
-const scope: Scope = { tenantId: 'tenant-a' };
+const scope: TenantScope = { kind: 'tenant', tenantId: 'tenant-a' };
 const skip = skipWithoutPostgres;
 
 /** An empty database and `count` storages (nodes) on it, none migrated yet; all closed when the test ends. */
@@ -67,7 +67,7 @@ test('nodes share one database: what one writes, another reads, updates and dele
   const owner = await first!.create(owners, scope, { name: 'Ann', email: null, location: 'Oslo' });
   const dog = await first!.create(dogs, scope, { name: 'Rex', location: 'Tromsø', ownerId: owner.id! });
   assert.deepEqual(await second!.get(dogs, scope, dog.id!), dog, 'the item reads back exactly as written, timestamps included');
-  assert.equal(await second!.get(dogs, { tenantId: 'tenant-b' }, dog.id!), undefined, 'another tenant does not see it');
+  assert.equal(await second!.get(dogs, { kind: 'tenant', tenantId: 'tenant-b' } as const, dog.id!), undefined, 'another tenant does not see it');
   const updated = await second!.update(dogs, scope, dog.id!, { location: 'Oslo' });
   assert.equal(updated?.location, 'Oslo');
   assert.deepEqual((await first!.list(dogs, scope, { filters: [], q: 'oslo', limit: 10, offset: 0 })).items, [updated]);
@@ -92,7 +92,7 @@ test('a missing reference is refused with the same message as on SQLite, and not
     assert.fail('the create was not refused');
   };
   assert.equal(await refused(node!, [food.id!]), await refused(sqlite, []));
-  const other = { tenantId: 'tenant-b' };
+  const other = { kind: 'tenant', tenantId: 'tenant-b' } as const;
   await assert.rejects(node!.create(dogs, other, { name: 'Rex', foodIds: [food.id!, 'gone'] }), (error: unknown) => {
     assert.ok(error instanceof ApiError);
     assert.match(error.message, new RegExp(`"${food.id!}", "gone", which do not exist or are not visible to you`));
@@ -120,7 +120,7 @@ test('concurrent claims of one Idempotency-Key on two nodes: exactly one claims;
   assert.deepEqual(await first!.claimIdempotencyKey(scope, failed), { state: 'claimed' });
   await first!.releaseIdempotencyKey(scope, failed);
   assert.deepEqual(await second!.claimIdempotencyKey(scope, failed), { state: 'claimed' }, 'a released key can be claimed again');
-  assert.deepEqual(await second!.claimIdempotencyKey({ tenantId: 'tenant-b' }, key), { state: 'claimed' }, 'keys are per tenant');
+  assert.deepEqual(await second!.claimIdempotencyKey({ kind: 'tenant', tenantId: 'tenant-b' } as const, key), { state: 'claimed' }, 'keys are per tenant');
 });
 
 test('fetchRelated loads an association of many parents in one query, at most limitPerKey each, in creation order', { skip }, async (t) => {

@@ -9,14 +9,14 @@ import { resources } from '../../src/resources/index.js';
 import { owners } from '../../src/resources/owners.js';
 import { veterinarians } from '../../src/resources/veterinarians.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
-import { ALL_TENANTS, type Scope, type Storage } from '../../src/storage/storage.js';
+import { PUBLIC_SCOPE, type Scope, type Storage, type TenantScope } from '../../src/storage/storage.js';
 import { createPostgresStorage, skipWithoutPostgres } from './databases.js';
 
-const scope: Scope = { tenantId: 'tenant-a' };
-const other: Scope = { tenantId: 'tenant-b' };
+const scope: TenantScope = { kind: 'tenant', tenantId: 'tenant-a' };
+const other: TenantScope = { kind: 'tenant', tenantId: 'tenant-b' };
 
 /** Names are unique, so items compare by name across backends (ids are random). */
-const DATA: Array<[ResourceDef, WriteValues, Scope?]> = [
+const DATA: Array<[ResourceDef, WriteValues, TenantScope?]> = [
   [dogs, { name: 'Rex', furColor: 'Brown', location: 'Tromsø', state: 'adoptable' }],
   [dogs, { name: 'Rexford', furColor: 'black', location: 'Oslo' }],
   [dogs, { name: 'rex junior', furColor: null, location: 'oslo' }],
@@ -116,7 +116,7 @@ test('filters compare case-insensitively and sorts order alike, nulls first, tie
   for (const options of cases) {
     assert.deepEqual(await names(postgres!, options.def, options), await names(sqlite!, options.def, options), JSON.stringify(options));
   }
-  const adoptable = { filters: [{ field: 'state', values: ['adoptable'], exact: true }], in: ALL_TENANTS };
+  const adoptable = { filters: [{ field: 'state', values: ['adoptable'], exact: true }], in: PUBLIC_SCOPE };
   assert.deepEqual(await names(postgres!, dogs, adoptable), ['Rex', 'Bella', 'Other tenant Rex'], 'the open listing sees every tenant');
   assert.deepEqual(await names(sqlite!, dogs, adoptable), ['Rex', 'Bella', 'Other tenant Rex']);
 });

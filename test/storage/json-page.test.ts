@@ -10,9 +10,9 @@ import { listDocument } from '../../src/representation/document.js';
 import { defaultSelection } from '../../src/query/selection.js';
 import { jsonPage } from '../../src/storage/items.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
-import type { ListQuery, Scope } from '../../src/storage/storage.js';
+import type { ListQuery, TenantScope } from '../../src/storage/storage.js';
 
-const scope: Scope = { tenantId: 'tenant-a' };
+const scope: TenantScope = { kind: 'tenant', tenantId: 'tenant-a' };
 const everything: ListQuery = { filters: [], limit: 100, offset: 0 };
 
 /** Every character JSON escapes or might: all control characters, quote, backslash, slash, DEL, non-ASCII, line separators, a lone surrogate. */
@@ -51,7 +51,7 @@ test('SQLite writes each item exactly as JSON.stringify does, for every characte
 test('listJson pages like list: same order, limit, offset, hasMore, filters and search', async (t) => {
   const store = await storage(t);
   for (const name of ['Rex', 'Bella', 'Rexy', 'Max', 'Rex II']) await store.create(dogs, scope, { name, furColor: name.length > 3 ? 'black' : 'brown' });
-  await store.create(dogs, { tenantId: 'tenant-b' }, { name: 'Rex of another tenant' });
+  await store.create(dogs, { kind: 'tenant', tenantId: 'tenant-b' } as const, { name: 'Rex of another tenant' });
   const queries: ListQuery[] = [
     { filters: [], limit: 2, offset: 0 },
     { filters: [], limit: 2, offset: 4 },

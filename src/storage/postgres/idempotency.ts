@@ -1,6 +1,6 @@
 // Idempotency-Key records on PostgreSQL: one atomic upsert claims a key, however many nodes race for it (SPEC §4).
 import {
-  IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS, type IdempotencyClaim, type IdempotencyKey, type Scope,
+  IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS, type IdempotencyClaim, type IdempotencyKey, type TenantScope,
 } from '../storage.js';
 import { NowAndThen } from '../../now-and-then.js';
 import type { Executor } from './connection.js';
@@ -25,7 +25,7 @@ export class IdempotencyKeys {
 
   constructor(private readonly db: Executor) {}
 
-  async claim(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim> {
+  async claim(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {
     const time = Date.now();
     if (this.sweeps.due(time)) {
       await this.db.run('DELETE FROM idempotency_keys WHERE created_at < $1', [time - IDEMPOTENCY_TTL_MS]);
@@ -45,11 +45,11 @@ export class IdempotencyKeys {
     return { state: 'pending' };
   }
 
-  async complete(scope: Scope, key: IdempotencyKey, answer: string): Promise<void> {
+  async complete(scope: TenantScope, key: IdempotencyKey, answer: string): Promise<void> {
     await this.db.run('UPDATE idempotency_keys SET answer = $4 WHERE tenant_id = $1 AND client_id = $2 AND key = $3', [scope.tenantId, key.clientId, key.key, answer]);
   }
 
-  async release(scope: Scope, key: IdempotencyKey): Promise<void> {
+  async release(scope: TenantScope, key: IdempotencyKey): Promise<void> {
     await this.db.run('DELETE FROM idempotency_keys WHERE tenant_id = $1 AND client_id = $2 AND key = $3 AND answer IS NULL', [scope.tenantId, key.clientId, key.key]);
   }
 }

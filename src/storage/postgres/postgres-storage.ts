@@ -5,7 +5,7 @@ import { now } from '../ids.js';
 import { jsonPage, newItem, referencedIds, referenceNotFound, toItem } from '../items.js';
 import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.js';
 import type {
-  Criteria, IdempotencyClaim, IdempotencyKey, JsonPage, ListQuery, Page, Precondition, Scope, SearchHit, SearchQuery, Storage,
+  Criteria, IdempotencyClaim, IdempotencyKey, JsonPage, ListQuery, Page, Precondition, Scope, TenantScope, SearchHit, SearchQuery, Storage,
 } from '../storage.js';
 import { Connection, type Executor } from './connection.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
@@ -75,12 +75,12 @@ export class PostgresStorage implements Storage {
     return Number(row![0]);
   }
 
-  async get(def: ResourceDef, scope: Scope, id: string): Promise<Item | undefined> {
+  async get(def: ResourceDef, scope: TenantScope, id: string): Promise<Item | undefined> {
     const sql = `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = $1 AND t.id = $2`;
     return (await this.readItems(this.db, def, sql, [scope.tenantId, id]))[0];
   }
 
-  async create(def: ResourceDef, scope: Scope, values: WriteValues): Promise<Item> {
+  async create(def: ResourceDef, scope: TenantScope, values: WriteValues): Promise<Item> {
     const item = newItem(def, values);
     const { words, vector } = searchColumns(def, item);
     const params = [scope.tenantId, ...representedFields(def).map((name) => item[name]), words, vector];
@@ -98,7 +98,7 @@ export class PostgresStorage implements Storage {
     return item;
   }
 
-  async update(def: ResourceDef, scope: Scope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined> {
+  async update(def: ResourceDef, scope: TenantScope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined> {
     return this.db.transaction(async (tx) => {
       const row = await this.lockCurrent(tx, def, scope, id);
       if (!row) return undefined;
@@ -119,7 +119,7 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  async remove(def: ResourceDef, scope: Scope, id: string, expect?: Precondition): Promise<boolean> {
+  async remove(def: ResourceDef, scope: TenantScope, id: string, expect?: Precondition): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const row = await this.lockCurrent(tx, def, scope, id);
       if (!row) return false;
@@ -141,7 +141,7 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  async fetchRelated(association: AssociationDef, scope: Scope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>> {
+  async fetchRelated(association: AssociationDef, scope: TenantScope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>> {
     const related = new Map<string, Item[]>();
     if (keys.length === 0) return related;
     const target = resourceByName(association.target)!;
@@ -158,7 +158,7 @@ export class PostgresStorage implements Storage {
     return related;
   }
 
-  async search(scope: Scope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
+  async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const perType = await Promise.all(query.types.map(async (def, order): Promise<RankedHit[]> => {
       const params = new Params();
       const clause = whereClause(scope, { filters: [], q: query.q }, params);
@@ -172,20 +172,20 @@ export class PostgresStorage implements Storage {
     return mergeSearchHits(perType.flat(), query);
   }
 
-  claimIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim> {
+  claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {
     return this.idempotencyKeys.claim(scope, key);
   }
 
-  completeIdempotencyKey(scope: Scope, key: IdempotencyKey, answer: string): Promise<void> {
+  completeIdempotencyKey(scope: TenantScope, key: IdempotencyKey, answer: string): Promise<void> {
     return this.idempotencyKeys.complete(scope, key, answer);
   }
 
-  releaseIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<void> {
+  releaseIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<void> {
     return this.idempotencyKeys.release(scope, key);
   }
 
   /** The item and its seq, locked until the transaction ends: a concurrent write of it waits. */
-  private async lockCurrent(tx: Executor, def: ResourceDef, scope: Scope, id: string): Promise<{ seq: string; item: Item } | undefined> {
+  private async lockCurrent(tx: Executor, def: ResourceDef, scope: TenantScope, id: string): Promise<{ seq: string; item: Item } | undefined> {
     const sql = `SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE t.tenant_id = $1 AND t.id = $2 FOR UPDATE`;
     const [row] = await tx.rows<Row>(sql, [scope.tenantId, id]);
     if (!row) return undefined;
@@ -204,7 +204,7 @@ export class PostgresStorage implements Storage {
  * tenant. The rows found are share-locked, so that a concurrent delete of one waits for this write
  * and then clears the reference it made, instead of leaving it dangling.
  */
-async function checkReferences(tx: Executor, def: ResourceDef, scope: Scope, values: WriteValues): Promise<void> {
+async function checkReferences(tx: Executor, def: ResourceDef, scope: TenantScope, values: WriteValues): Promise<void> {
   for (const { name, ref, ids } of referencedIds(def, values)) {
     const rows = await tx.rows<[string]>(`SELECT id FROM ${ref} WHERE tenant_id = $1 AND id = ANY($2::text[]) FOR KEY SHARE`, [scope.tenantId, ids]);
     const found = new Set(rows.map((row) => row[0]));
@@ -231,7 +231,7 @@ function linkSets(def: ResourceDef, values: WriteValues): LinkSet[] {
 }
 
 /** Each set replaces the item's links in its table, in the order given (the link's seq keeps it). */
-async function replaceLinks(tx: Executor, scope: Scope, id: string, sets: readonly LinkSet[]): Promise<void> {
+async function replaceLinks(tx: Executor, scope: TenantScope, id: string, sets: readonly LinkSet[]): Promise<void> {
   for (const { table, selfColumn, targetColumn, ids } of sets) {
     await tx.run(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${selfColumn} = $2`, [scope.tenantId, id]);
     if (ids.length === 0) continue;

@@ -2,7 +2,7 @@
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
 import type { Sort } from '../../query/collection.js';
 import { perDefinition } from '../../resources/per-definition.js';
-import { ALL_TENANTS, type Criteria, type Scope } from '../storage.js';
+import type { Criteria, Scope } from '../storage.js';
 import { searchQuery } from './text-search.js';
 
 /** Positional parameters collected while a statement is written: add() gives the placeholder of a value. */
@@ -51,7 +51,8 @@ export interface Where {
 /** The WHERE clause of tenant, filters, relation and search; undefined when nothing can match. */
 export function whereClause(scope: Scope, criteria: Criteria, params: Params): Where | undefined {
   const clauses: string[] = [];
-  if (scope !== ALL_TENANTS) clauses.push(`t.tenant_id = ${params.add(scope.tenantId)}`);
+  // The public view reads every tenant's rows; a tenant's reads are bounded by its id.
+  if (scope.kind === 'tenant') clauses.push(`t.tenant_id = ${params.add(scope.tenantId)}`);
   for (const filter of criteria.filters) {
     // An enum holds canonical lower-case values: compared as stored, so its plain index serves.
     const column = `t.${columnOf(filter.field)}`;

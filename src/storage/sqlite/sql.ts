@@ -2,7 +2,7 @@
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import { words } from '../search-words.js';
-import { ALL_TENANTS, type Criteria, type Scope } from '../storage.js';
+import type { Criteria, Scope } from '../storage.js';
 
 /**
  * A bound integer that SQLite's query planner does not look at. The planner reads the value of
@@ -69,9 +69,10 @@ export function sortKey(field: string): string {
 
 /** The WHERE clause of tenant, filters, relation and search; `where` is undefined when nothing can match. */
 export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria): { where?: string; params: unknown[] } {
-  const everyTenant = scope === ALL_TENANTS;
-  const clauses = everyTenant ? ['1 = 1'] : ['t.tenant_id = ?'];
-  const params: unknown[] = everyTenant ? [] : [scope.tenantId];
+  // The public view reads every tenant's rows; a tenant's reads are bounded by its id.
+  const tenant = scope.kind === 'tenant' ? scope.tenantId : undefined;
+  const clauses = tenant === undefined ? ['1 = 1'] : ['t.tenant_id = ?'];
+  const params: unknown[] = tenant === undefined ? [] : [tenant];
   for (const filter of criteria.filters) {
     const column = `t.${columnOf(filter.field)}`;
     clauses.push(`${filter.exact ? column : `ci(${column})`} IN (${filter.values.map(() => '?').join(', ')})`);
@@ -84,8 +85,13 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria):
       params.push(parentId);
     } else if ('link' in association) {
       const { table, selfColumn, targetColumn } = association.link;
-      clauses.push(`t.id IN (SELECT l.${targetColumn} FROM ${table} l WHERE l.tenant_id = ? AND l.${selfColumn} = ?)`);
-      params.push(scope.tenantId, parentId);
+      if (tenant === undefined) {
+        clauses.push(`t.id IN (SELECT l.${targetColumn} FROM ${table} l WHERE l.tenant_id = t.tenant_id AND l.${selfColumn} = ?)`);
+        params.push(parentId);
+      } else {
+        clauses.push(`t.id IN (SELECT l.${targetColumn} FROM ${table} l WHERE l.tenant_id = ? AND l.${selfColumn} = ?)`);
+        params.push(tenant, parentId);
+      }
     }
   }
   if (criteria.q !== undefined) {

@@ -10,7 +10,7 @@ import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.j
 import { indexedWords } from '../search-words.js';
 import {
   IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS,
-  type Criteria, type IdempotencyClaim, type IdempotencyKey, type JsonPage, type ListQuery, type Page, type Precondition, type Scope,
+  type Criteria, type IdempotencyClaim, type IdempotencyKey, type JsonPage, type ListQuery, type Page, type Precondition, type Scope, type TenantScope,
   type SearchHit, type SearchQuery, type Storage,
 } from '../storage.js';
 import { GroupCommit } from './group-commit.js';
@@ -121,11 +121,11 @@ export class SqliteStorage implements Storage {
     }
   }
 
-  async get(def: ResourceDef, scope: Scope, id: string): Promise<Item | undefined> {
+  async get(def: ResourceDef, scope: TenantScope, id: string): Promise<Item | undefined> {
     return this.readItems(def, byIdQuery(def), [scope.tenantId, id])[0];
   }
 
-  async create(def: ResourceDef, scope: Scope, values: WriteValues): Promise<Item> {
+  async create(def: ResourceDef, scope: TenantScope, values: WriteValues): Promise<Item> {
     const item = newItem(def, values);
     const row = representedFields(def).map((name) => item[name]);
     await this.writes.run(() => {
@@ -137,7 +137,7 @@ export class SqliteStorage implements Storage {
     return item;
   }
 
-  async update(def: ResourceDef, scope: Scope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined> {
+  async update(def: ResourceDef, scope: TenantScope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined> {
     return this.writes.run(() => {
       const row = this.current(def, scope, id);
       if (!row) return undefined;
@@ -157,7 +157,7 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async remove(def: ResourceDef, scope: Scope, id: string, expect?: Precondition): Promise<boolean> {
+  async remove(def: ResourceDef, scope: TenantScope, id: string, expect?: Precondition): Promise<boolean> {
     return this.writes.run(() => {
       const row = this.current(def, scope, id);
       if (!row) return false;
@@ -181,7 +181,7 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async fetchRelated(association: AssociationDef, scope: Scope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>> {
+  async fetchRelated(association: AssociationDef, scope: TenantScope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>> {
     const related = new Map<string, Item[]>();
     if (keys.length === 0) return related;
     const target = resourceByName(association.target)!;
@@ -205,7 +205,7 @@ export class SqliteStorage implements Storage {
     return related;
   }
 
-  async search(scope: Scope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
+  async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const window = searchWindow(query);
     const ranked: RankedHit[] = [];
     try {
@@ -225,7 +225,7 @@ export class SqliteStorage implements Storage {
     return mergeSearchHits(ranked, query);
   }
 
-  async claimIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<IdempotencyClaim> {
+  async claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {
     const time = Date.now();
     return this.writes.run((): IdempotencyClaim => {
       this.statements.get('DELETE FROM idempotency_keys WHERE created_at < ?').run(time - IDEMPOTENCY_TTL_MS);
@@ -240,15 +240,15 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async completeIdempotencyKey(scope: Scope, key: IdempotencyKey, answer: string): Promise<void> {
+  async completeIdempotencyKey(scope: TenantScope, key: IdempotencyKey, answer: string): Promise<void> {
     await this.writes.run(() => this.statements.get('UPDATE idempotency_keys SET answer = ? WHERE tenant_id = ? AND client_id = ? AND key = ?').run(answer, scope.tenantId, key.clientId, key.key));
   }
 
-  async releaseIdempotencyKey(scope: Scope, key: IdempotencyKey): Promise<void> {
+  async releaseIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<void> {
     await this.writes.run(() => this.statements.get('DELETE FROM idempotency_keys WHERE tenant_id = ? AND client_id = ? AND key = ? AND answer IS NULL').run(scope.tenantId, key.clientId, key.key));
   }
 
-  private current(def: ResourceDef, scope: Scope, id: string): { seq: number; item: Item } | undefined {
+  private current(def: ResourceDef, scope: TenantScope, id: string): { seq: number; item: Item } | undefined {
     const row = this.statements.raw(currentQuery(def)).get(scope.tenantId, id) as FieldValue[] | undefined;
     if (!row) return undefined;
     const names = representedFields(def);
@@ -277,7 +277,7 @@ export class SqliteStorage implements Storage {
   }
 
   /** Every non-null ref, and every id of a set, must name an item of its target resource in the same tenant. */
-  private checkReferences(def: ResourceDef, scope: Scope, values: WriteValues): void {
+  private checkReferences(def: ResourceDef, scope: TenantScope, values: WriteValues): void {
     for (const { name, ref, ids } of referencedIds(def, values)) {
       const found = new Set(this.statements.pluck(`SELECT id FROM ${ref} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
         .all(scope.tenantId, JSON.stringify(ids)) as string[]);
@@ -287,7 +287,7 @@ export class SqliteStorage implements Storage {
   }
 
   /** A write-only set in the values replaces the item's links in its link table, in the order given. */
-  private replaceLinks(def: ResourceDef, scope: Scope, id: string, values: WriteValues): void {
+  private replaceLinks(def: ResourceDef, scope: TenantScope, id: string, values: WriteValues): void {
     for (const [name, field] of Object.entries(def.fields)) {
       const ids = values[name];
       if (field.kind !== 'refs' || !field.link || !Array.isArray(ids)) continue;

@@ -1,0 +1,112 @@
+// The OAuth endpoints' errors (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 7662 §2.3): one class per error, rendered in one place.
+import OAuth2Server from '@node-oauth/oauth2-server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+
+/** The challenge of an invalid_client answer to a client that tried Basic: the one HTTP scheme a client may authenticate with. */
+const BASIC_CHALLENGE = 'Basic realm="Dog Registry"';
+
+type OAuthErrorName =
+  | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'server_error';
+
+/**
+ * The base of the closed union below; only this module extends it, so `instanceof OAuthError`
+ * means one of the seven, and a switch over `error` is exhaustive.
+ */
+export abstract class OAuthError extends Error {
+  abstract readonly error: OAuthErrorName;
+  abstract readonly status: 400 | 401 | 500;
+}
+
+/** The request lacks a parameter, repeats one, or is malformed (not a form POST, say). */
+export class InvalidRequest extends OAuthError {
+  readonly error = 'invalid_request';
+  readonly status = 400;
+}
+
+/** Client authentication failed: unknown client, wrong secret, none sent. 401, with a Basic challenge when the client tried Basic. */
+export class InvalidClient extends OAuthError {
+  readonly error = 'invalid_client';
+  readonly status = 401;
+
+  constructor(description: string, readonly triedBasic: boolean) {
+    super(description);
+  }
+}
+
+/** The grant (a code, a refresh token, the client's own account) is not valid. */
+class InvalidGrant extends OAuthError {
+  readonly error = 'invalid_grant';
+  readonly status = 400;
+}
+
+/** The client may not use this grant type, which the server does offer. */
+class UnauthorizedClient extends OAuthError {
+  readonly error = 'unauthorized_client';
+  readonly status = 400;
+}
+
+/** The server does not offer this grant type at all. */
+export class UnsupportedGrantType extends OAuthError {
+  readonly error = 'unsupported_grant_type';
+  readonly status = 400;
+}
+
+/** A scope asked for is unknown, malformed, or one the client does not hold. */
+class InvalidScope extends OAuthError {
+  readonly error = 'invalid_scope';
+  readonly status = 400;
+}
+
+/** The server failed; the description carries the request id that its log line has. */
+class ServerError extends OAuthError {
+  readonly error = 'server_error';
+  readonly status = 500;
+}
+
+/** Every error the token, revocation and introspection endpoints answer. */
+export type OAuthFailure = InvalidRequest | InvalidClient | InvalidGrant | UnauthorizedClient | UnsupportedGrantType | InvalidScope | ServerError;
+
+/** The library's errors that the token grant may raise, by their RFC name (the only source of some of the classes above, for now). */
+const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailure>> = {
+  invalid_request: (description) => new InvalidRequest(description),
+  invalid_client: (description) => new InvalidClient(description, false),
+  invalid_grant: (description) => new InvalidGrant(description),
+  unauthorized_client: (description) => new UnauthorizedClient(description),
+  unsupported_grant_type: (description) => new UnsupportedGrantType(description),
+  invalid_scope: () => new InvalidScope('A scope asked for is not one this client holds, or is malformed: ask for some of its scopes (read, write), space-separated, or leave scope out to get them all.'),
+};
+
+/**
+ * What any failure of an OAuth endpoint answers: our own errors as they are, a 400 of the body
+ * reader as invalid_request, the library's errors by their RFC name; anything else is logged and
+ * answered server_error with the request id.
+ */
+export function oauthFailureOf(error: unknown, request: FastifyRequest): OAuthFailure {
+  if (error instanceof OAuthError) return error as OAuthFailure;
+  if (error instanceof ApiError && error.status === 400) return new InvalidRequest(error.message);
+  if (error instanceof OAuth2Server.OAuthError && Object.hasOwn(FROM_LIBRARY, error.name)) {
+    return FROM_LIBRARY[error.name]!(error.message);
+  }
+  request.log.error({ err: error }, 'OAuth endpoint failed');
+  return new ServerError(`The server failed; quote the request id ${request.id} if you report it.`);
+}
+
+/** The one renderer of OAuth errors: `{"error", "error_description"}`, the RFC status, never cached. */
+export function sendOAuthError(reply: FastifyReply, failure: OAuthFailure): FastifyReply {
+  // RFC 6749 §5.2: a client that tried the Authorization header is challenged in the scheme it used
+  // (docs/decisions.md says why one that sent its secret in the body is not).
+  if (failure.error === 'invalid_client' && failure.triedBasic) reply.header('www-authenticate', BASIC_CHALLENGE);
+  return sendOAuth(reply, failure.status, { error: failure.error, error_description: rfcText(failure.message) });
+}
+
+/** RFC 6749 §5.2: error_description is printable ASCII without `"` and `\`; a message that quotes input is made so. */
+function rfcText(text: string): string {
+  return /^[\x20\x21\x23-\x5B\x5D-\x7E]*$/.test(text) ? text : text.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x7E]/g, '?');
+}
+
+/** An answer of the token, revocation or introspection endpoint: JSON, and never stored by a cache (RFC 6749 §5.1). */
+export function sendOAuth(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
