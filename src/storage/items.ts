@@ -35,18 +35,6 @@ export function jsonPage(page: Page, fields: readonly string[]): JsonPage {
   };
 }
 
-/** The ids of every non-null ref and every non-empty set in the values, by field: those a write must find. */
-export function referencedIds(def: ResourceDef, values: WriteValues): Array<{ name: string; ref: string; ids: readonly string[] }> {
-  const wanted: Array<{ name: string; ref: string; ids: readonly string[] }> = [];
-  for (const [name, field] of Object.entries(def.fields)) {
-    const value = values[name];
-    if (!field.ref || value === null || value === undefined) continue;
-    const ids = typeof value === 'string' ? [value] : value;
-    if (ids.length > 0) wanted.push({ name, ref: field.ref, ids });
-  }
-  return wanted;
-}
-
 /** The 400 for references to ids that do not exist in the caller's tenant (same words on every backend). */
 export function referenceNotFound(name: string, ref: string, missing: readonly string[]): ApiError {
   const one = missing.length === 1;
