@@ -5,13 +5,13 @@ import { contextOf, parseIntent, type ApiContext, type Verb } from './context.js
 import type { AccessControl } from '../auth/access.js';
 import type { Storage } from '../storage/storage.js';
 import { answersLeave } from './answer-batch.js';
-import { runIdempotent } from './idempotency.js';
+import { runIdempotent, type ClaimedKey } from './idempotency.js';
 import { sendOutcome, type Outcome } from './respond.js';
 import { VERSIONS } from './versions.js';
 
 export interface Operation {
-  /** Runs stages 7 on (parameters and body, then the item) and returns what to send. */
-  run(context: ApiContext): Promise<Outcome>;
+  /** Runs stages 7 on (parameters and body, then the item) and returns what to send; a create commits `claimed`'s answer. */
+  run(context: ApiContext, claimed?: ClaimedKey): Promise<Outcome>;
 }
 
 export interface Endpoint {
@@ -69,7 +69,7 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
         const { scope, clientId } = checked instanceof Promise ? await checked : checked;
         const context = contextOf(intent, scope, clientId);
         const outcome = context.method === 'POST'
-          ? await runIdempotent(context, deps.storage, () => operation.run(context))
+          ? await runIdempotent(context, deps.storage, (claimed) => operation.run(context, claimed))
           : await operation.run(context);
         // A write's answer already leaves with its batch's, when the group commit resolves them all.
         if (context.method === 'GET') await answersLeave();
