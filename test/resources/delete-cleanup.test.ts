@@ -1,19 +1,10 @@
 // Deleting an item clears every reference to it, derived from the ref and refs fields of every definition (both backends).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type Database from 'better-sqlite3';
 import { foods } from '../../src/resources/foods.js';
-import type { Executor } from '../../src/storage/postgres/connection.js';
-import type { Scope, Storage } from '../../src/storage/storage.js';
+import type { Scope } from '../../src/storage/storage.js';
 import { build, createItem as create, type TestApp } from '../helper.js';
-
-/** How many rows of `table` hold `id` in `column`, read from the database itself (the API never shows a dangling link). */
-async function rowsHolding(storage: Storage, table: string, column: string, id: string | null): Promise<number> {
-  const sql = `SELECT count(*) FROM ${table} WHERE ${column} = `;
-  if (storage.kind === 'sqlite') return (storage as unknown as { db: Database.Database }).db.prepare(`${sql}?`).pluck().get(id) as number;
-  const [row] = await (storage as unknown as { db: Executor }).db.rows<[string]>(`${sql}$1`, [id]);
-  return Number(row![0]);
-}
+import { rowsHolding } from '../raw-sql.js';
 
 async function ids(api: TestApp, url: string): Promise<string[]> {
   const response = await api.request({ url });
