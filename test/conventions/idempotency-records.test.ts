@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dogs } from '../../src/resources/dogs.js';
+import { foods } from '../../src/resources/foods.js';
 import { IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS } from '../../src/storage/idempotency-keys.js';
 import type { IdempotencyKey, IdempotentWrite, Scope, Storage } from '../../src/storage/storage.js';
 import type { NowAndThen } from '../../src/now-and-then.js';
@@ -26,6 +27,14 @@ test('a create with a claimed key commits the key\'s answer, made from its item,
   const item = await storage.create(dogs, scope, { name: 'Rex' }, answering(key));
   assert.deepEqual(await storage.claimIdempotencyKey(scope, key), { state: 'replay', answer: JSON.stringify({ status: 201, document: { dog: item } }) });
   assert.equal(await storage.get(dogs, scope, item.id!).then((stored) => stored?.name), 'Rex');
+
+  // With references to check and links to write (PostgreSQL: a transaction, not the single statement).
+  const linked = { ...key, key: 'k-2' };
+  await storage.claimIdempotencyKey(scope, linked);
+  const food = await storage.create(foods, scope, { name: 'Chow' });
+  const dog = await storage.create(dogs, scope, { name: 'Max', ownerId: null, foodIds: [food.id!] }, answering(linked));
+  assert.deepEqual(await storage.claimIdempotencyKey(scope, linked), { state: 'replay', answer: JSON.stringify({ status: 201, document: { dog } }) });
+  assert.equal(await rowsHolding(storage, 'dog_foods', 'dog_id', dog.id!), 1);
 });
 
 test('a create that fails commits neither the item nor the answer; the released key is free again', async (t) => {

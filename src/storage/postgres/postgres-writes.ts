@@ -2,6 +2,7 @@
 import { columnOf, representedFields, type FieldValue, type Item, type ResourceDef } from '../../resources/definition.js';
 import { applyUpdate, type CreatePlan, type LinkSet, type ReferenceCheck, type RemovePlan, type UpdatePlan } from '../../plan/write-plan.js';
 import { answerParams, claimParams, IDEMPOTENCY_SQL, keyParams, verdictOf, type KeyRecord } from '../idempotency-keys.js';
+import { perDefinition } from '../../resources/per-definition.js';
 import { referenceNotFound, toItem } from '../items.js';
 import type { IdempotencyClaim, IdempotencyKey, Precondition, Scope } from '../storage.js';
 import type { Connection, Executor } from './connection.js';
@@ -11,12 +12,23 @@ import { searchColumns } from './text-search.js';
 /** Claims released again and again under our feet: the client is told to retry, as for a claim in progress. */
 const CLAIM_ROUNDS = 5;
 
-/** Inserts the item; with nothing to check, link or answer, as one statement in its own transaction. */
+/** The INSERT of one item and the UPDATE of its key's answer, one statement: the answer, the client and the key follow the INSERT's parameters. */
+const insertAnswering = perDefinition((def: ResourceDef): string => {
+  const next = representedFields(def).length + 4;
+  return `WITH created AS (${insertStatement(def)})
+    UPDATE idempotency_keys SET answer = $${next} WHERE tenant_id = $1 AND client_id = $${next + 1} AND key = $${next + 2}`;
+});
+
+/**
+ * Inserts the item. With nothing to check or link, one statement is its own transaction: the
+ * INSERT alone, or with a key's answer the INSERT inside the UPDATE that stores the answer.
+ */
 export async function createItem(db: Connection, scope: Scope, plan: CreatePlan): Promise<void> {
   const { words, vector } = searchColumns(plan.def, plan.item);
   const params = [scope.tenantId, ...plan.row, words, vector];
-  if (plan.checks.length === 0 && plan.links.length === 0 && !plan.answer) {
-    await db.run(insertStatement(plan.def), params);
+  if (plan.checks.length === 0 && plan.links.length === 0) {
+    if (!plan.answer) await db.run(insertStatement(plan.def), params);
+    else await db.run(insertAnswering(plan.def), [...params, plan.answer.answer, plan.answer.key.clientId, plan.answer.key.key]);
     return;
   }
   await db.transaction(async (tx) => {
