@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dogs } from '../../src/resources/dogs.js';
 import { foods } from '../../src/resources/foods.js';
-import { IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS } from '../../src/storage/idempotency-keys.js';
+import { IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_SQL, IDEMPOTENCY_TTL_MS } from '../../src/storage/idempotency-keys.js';
 import type { IdempotencyKey, IdempotentWrite, Scope, Storage } from '../../src/storage/storage.js';
 import type { NowAndThen } from '../../src/now-and-then.js';
 import { build } from '../helper.js';
@@ -73,4 +73,11 @@ test('expired records are swept on a claim, at most once a minute per process', 
   (storage as unknown as { idempotency: { sweeps: NowAndThen } }).idempotency.sweeps.reset();
   await storage.claimIdempotencyKey(scope, { ...key, key: 'new-2' });
   assert.equal(await rowsHolding(storage, 'idempotency_keys', 'key', 'old'), 0, 'a minute later, the next claim sweeps');
+});
+
+test('each shared statement uses $1…$n once and in order, so SQLite binds the same parameters to `?`', () => {
+  for (const [name, sql] of Object.entries(IDEMPOTENCY_SQL)) {
+    const marks = [...sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
+    assert.deepEqual(marks, marks.map((_, index) => index + 1), name);
+  }
 });
