@@ -91,14 +91,25 @@ export function planRemove(def: ResourceDef): RemovePlan {
   return { def, clear: clearingOf(def) };
 }
 
+/** A definition's ref and refs fields, and its sets with their link tables: found once, not on every write (POST is a hot path). */
+const referencing = perDefinition((def: ResourceDef) => {
+  const refs: Array<{ name: string; target: string }> = [];
+  const sets: Array<{ name: string; link: LinkRef }> = [];
+  for (const [name, field] of Object.entries(def.fields)) {
+    if (field.ref) refs.push({ name, target: field.ref });
+    if (field.kind === 'refs' && field.link) sets.push({ name, link: field.link });
+  }
+  return { refs, sets };
+});
+
 /** The ids of every non-null ref and every non-empty set in the values, by field: those the write must find. */
 function referenceChecks(def: ResourceDef, values: WriteValues): ReferenceCheck[] {
   const checks: ReferenceCheck[] = [];
-  for (const [name, field] of Object.entries(def.fields)) {
+  for (const { name, target } of referencing(def).refs) {
     const value = values[name];
-    if (!field.ref || value === null || value === undefined) continue;
+    if (value === null || value === undefined) continue;
     const ids = typeof value === 'string' ? [value] : value;
-    if (ids.length > 0) checks.push({ field: name, target: field.ref, ids });
+    if (ids.length > 0) checks.push({ field: name, target, ids });
   }
   return checks;
 }
@@ -106,9 +117,9 @@ function referenceChecks(def: ResourceDef, values: WriteValues): ReferenceCheck[
 /** The write-only sets given in the values, each with its link table. */
 function linkSets(def: ResourceDef, values: WriteValues): LinkSet[] {
   const sets: LinkSet[] = [];
-  for (const [name, field] of Object.entries(def.fields)) {
+  for (const { name, link } of referencing(def).sets) {
     const ids = values[name];
-    if (field.kind === 'refs' && field.link && Array.isArray(ids)) sets.push({ ...field.link, ids: ids as readonly string[] });
+    if (Array.isArray(ids)) sets.push({ table: link.table, selfColumn: link.selfColumn, targetColumn: link.targetColumn, ids: ids as readonly string[] });
   }
   return sets;
 }
