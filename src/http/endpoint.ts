@@ -5,14 +5,14 @@ import { contextOf, parseIntent, type ApiContext, type Verb } from './context.js
 import type { AccessControl } from '../auth/access.js';
 import type { PublicScope, Scope, Storage, TenantScope } from '../storage/storage.js';
 import { answersLeave } from './answer-batch.js';
-import { runIdempotent } from './idempotency.js';
+import { runIdempotent, type ClaimedKey } from './idempotency.js';
 import { sendOutcome, type Outcome } from './respond.js';
 import { routeEveryMethod } from './route-every-method.js';
 import { VERSIONS } from './versions.js';
 
 export interface Operation<S extends Scope = TenantScope> {
-  /** Runs stages 7 on (parameters and body, then the item) and returns what to send. */
-  run(context: ApiContext<S>): Promise<Outcome>;
+  /** Runs stages 7 on (parameters and body, then the item) and returns what to send; a create commits `claimed`'s answer. */
+  run(context: ApiContext<S>, claimed?: ClaimedKey): Promise<Outcome>;
 }
 
 /** A path whose operations act on a tenant's data (a token needed), or an open one. */
@@ -108,7 +108,7 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
           const context = contextOf(intent, scope, clientId);
           const tenantOperation = endpoint.operations[intent.method]!;
           outcome = context.method === 'POST'
-            ? await runIdempotent(context, deps.storage, () => tenantOperation.run(context))
+            ? await runIdempotent(context, deps.storage, (claimed) => tenantOperation.run(context, claimed))
             : await tenantOperation.run(context);
         }
         // A write's answer already leaves with its batch's, when the group commit resolves them all.

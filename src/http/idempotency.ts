@@ -1,14 +1,36 @@
 // The Idempotency-Key stage of POST: a retry of the same request replays the first answer and creates nothing.
 import { hash } from 'node:crypto';
 import { ApiError } from '../errors.js';
-import type { IdempotencyKey, Storage } from '../storage/storage.js';
+import type { Item } from '../resources/definition.js';
+import type { IdempotencyKey, IdempotentWrite, Storage } from '../storage/storage.js';
 import type { ApiContext } from './context.js';
 import type { Outcome } from './respond.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** Runs a POST under its Idempotency-Key, if it has one (SPEC §4). */
-export async function runIdempotent(context: ApiContext, storage: Storage, run: () => Promise<Outcome>): Promise<Outcome> {
+/**
+ * A claimed key, handed to the POST's operation: its create commits the key's answer in the same
+ * transaction as the item, so that no crash can leave the item without the answer a retry replays.
+ */
+export class ClaimedKey {
+  /** Whether a write took the answer into its transaction; else the stage stores it after the operation. */
+  private answered = false;
+
+  constructor(readonly key: IdempotencyKey) {}
+
+  /** What a create commits with its item: the outcome `outcomeOf` makes of the item, serialized. */
+  answering(outcomeOf: (item: Item) => Outcome): IdempotentWrite {
+    this.answered = true;
+    return { key: this.key, answerFor: (item) => JSON.stringify(outcomeOf(item)) };
+  }
+
+  get answeredByWrite(): boolean {
+    return this.answered;
+  }
+}
+
+/** Runs a POST under its Idempotency-Key, if it has one (SPEC §4); the operation gets the claimed key. */
+export async function runIdempotent(context: ApiContext, storage: Storage, run: (claimed?: ClaimedKey) => Promise<Outcome>): Promise<Outcome> {
   const header = context.request.headers['idempotency-key'];
   if (header === undefined) return run();
   if (typeof header !== 'string' || !KEY.test(header)) {
@@ -26,14 +48,16 @@ export async function runIdempotent(context: ApiContext, storage: Storage, run: 
     case 'claimed':
       break;
   }
+  const claimed = new ClaimedKey(key);
   let outcome: Outcome;
   try {
-    outcome = await run();
+    outcome = await run(claimed);
   } catch (error) {
+    // Nothing was committed (a write that fails rolls its answer back too): a corrected retry may use the key.
     await storage.releaseIdempotencyKey(context.scope, key);
     throw error;
   }
-  await storage.completeIdempotencyKey(context.scope, key, JSON.stringify(outcome));
+  if (!claimed.answeredByWrite) await storage.completeIdempotencyKey(context.scope, key, JSON.stringify(outcome));
   return outcome;
 }
 

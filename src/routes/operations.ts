@@ -4,6 +4,7 @@ import { ApiError } from '../errors.js';
 import { etagOf, ifMatches } from '../http/conditional.js';
 import type { ApiContext } from '../http/context.js';
 import type { Operation } from '../http/endpoint.js';
+import type { Outcome } from '../http/respond.js';
 import { pagingHeaders, prefersExactCount } from '../http/links.js';
 import { expand } from '../plan/expand.js';
 import { readInput } from '../query/body.js';
@@ -11,7 +12,7 @@ import { checkKnownParams, parseFilters, parseLimit, parseOffset, parseQ, parseS
 import { defaultSelection, resolveFields, type Selection } from '../query/selection.js';
 import { countDocument, itemDocument, listDocument, serialize, type Body } from '../representation/document.js';
 import { JsonList } from '../representation/json-list.js';
-import type { AssociationDef, ResourceDef } from '../resources/definition.js';
+import type { AssociationDef, Item, ResourceDef } from '../resources/definition.js';
 import { resourceByName } from '../resources/index.js';
 import { perDefinition } from '../resources/per-definition.js';
 import { ID_PATTERN } from '../storage/ids.js';
@@ -85,7 +86,7 @@ export function countOperation(def: ResourceDef, { storage }: RouteDeps): Operat
 /** POST a new item; nested under a parent (`/owners/<id>/dogs`), the item is created already linked to it. */
 export function createOperation(def: ResourceDef, { storage, config }: RouteDeps, nesting?: Nesting): Operation {
   return {
-    async run(context) {
+    async run(context, claimed) {
       checkParams(context, []);
       let values = readInput(def, context.input(), 'create');
       if (nesting && 'reverseField' in nesting.association) {
@@ -97,12 +98,17 @@ export function createOperation(def: ResourceDef, { storage, config }: RouteDeps
         if (!(await storage.get(nesting.parent, context.scope, parentId))) throw notFound(nesting.parent, parentId);
         values = { ...values, [field]: parentId };
       }
-      const item = await storage.create(def, context.scope, values);
-      const document = itemDocument(def.singular, item, defaultSelection(def));
-      if (context.version < 2) return { status: 200, document };
-      return { status: 201, document, headers: { location: `${config.publicUrl}/v${context.version}/${def.name}/${item.id}` } };
+      const item = await storage.create(def, context.scope, values, claimed?.answering((created) => createdOutcome(def, config, context.version, created)));
+      return createdOutcome(def, config, context.version, item);
     },
   };
+}
+
+/** The answer to a create: 200 in v1, 201 with Location from v2. */
+function createdOutcome(def: ResourceDef, config: Config, version: number, item: Item): Outcome {
+  const document = itemDocument(def.singular, item, defaultSelection(def));
+  if (version < 2) return { status: 200, document };
+  return { status: 201, document, headers: { location: `${config.publicUrl}/v${version}/${def.name}/${item.id}` } };
 }
 
 export function readOperation(def: ResourceDef, { storage }: RouteDeps): Operation {

@@ -1,16 +1,19 @@
 // Backend-neutral pieces of reads and writes: a new item from write values, rows as items, the missing-reference error.
 import { ApiError } from '../errors.js';
 import type { FieldValue, Item, ResourceDef, WriteValues } from '../resources/definition.js';
+import { perDefinition } from '../resources/per-definition.js';
 import { newId, now } from './ids.js';
 import type { JsonPage, Page } from './storage.js';
+
+/** Each stored field (write-only sets left out) with the value a create gives it when the values have none. */
+const storedFields = perDefinition((def: ResourceDef): ReadonlyArray<{ name: string; fallback: FieldValue }> =>
+  Object.entries(def.fields).filter(([, field]) => field.kind !== 'refs').map(([name, field]) => ({ name, fallback: field.default ?? null })));
 
 /** The item a create stores: a fresh id, each field's value or default (write-only sets left out), both timestamps. */
 export function newItem(def: ResourceDef, values: WriteValues): Item {
   const timestamp = now();
   const item: Item = { id: newId() };
-  for (const [name, field] of Object.entries(def.fields)) {
-    if (field.kind !== 'refs') item[name] = (values[name] as FieldValue | undefined) ?? field.default ?? null;
-  }
+  for (const { name, fallback } of storedFields(def)) item[name] = (values[name] as FieldValue | undefined) ?? fallback;
   item.createdAt = timestamp;
   item.updatedAt = timestamp;
   return item;
@@ -33,18 +36,6 @@ export function jsonPage(page: Page, fields: readonly string[]): JsonPage {
     }),
     hasMore: page.hasMore,
   };
-}
-
-/** The ids of every non-null ref and every non-empty set in the values, by field: those a write must find. */
-export function referencedIds(def: ResourceDef, values: WriteValues): Array<{ name: string; ref: string; ids: readonly string[] }> {
-  const wanted: Array<{ name: string; ref: string; ids: readonly string[] }> = [];
-  for (const [name, field] of Object.entries(def.fields)) {
-    const value = values[name];
-    if (!field.ref || value === null || value === undefined) continue;
-    const ids = typeof value === 'string' ? [value] : value;
-    if (ids.length > 0) wanted.push({ name, ref: field.ref, ids });
-  }
-  return wanted;
 }
 
 /** The 400 for references to ids that do not exist in the caller's tenant (same words on every backend). */

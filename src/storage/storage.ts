@@ -78,9 +78,15 @@ export interface IdempotencyKey {
   readonly fingerprint: string;
 }
 
-/** How long a key is remembered, and after how long a claim that never completed is taken over. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_ABANDONED_MS = 60 * 1000;
+/**
+ * A claimed key whose answer a create commits in the same transaction as its item, so that a
+ * retry after any crash replays it. The answer is made before the commit from the new item.
+ */
+export interface IdempotentWrite {
+  readonly key: IdempotencyKey;
+  /** The answer a retry replays, serialized, for the item being created. */
+  answerFor(item: Item): string;
+}
 
 /** One hit of a search over several resources. */
 export interface SearchHit {
@@ -117,8 +123,11 @@ export interface Storage {
   listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage>;
   count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number>;
   get(def: ResourceDef, scope: TenantScope, id: string): Promise<Item | undefined>;
-  /** Creates an item; a reference to an id the scope cannot see throws referenceNotFound. */
-  create(def: ResourceDef, scope: TenantScope, values: WriteValues): Promise<Item>;
+  /**
+   * Creates an item; a reference to an id the scope cannot see throws referenceNotFound. With a
+   * claimed key, the key's answer is committed with the item.
+   */
+  create(def: ResourceDef, scope: TenantScope, values: WriteValues, idempotency?: IdempotentWrite): Promise<Item>;
   /** Changes the given fields; undefined when the item does not exist in the scope. */
   update(def: ResourceDef, scope: TenantScope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined>;
   /**
@@ -132,12 +141,12 @@ export interface Storage {
    * pages never overlap. Relevance is the backend's own full-text rank.
    */
   search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }>;
-  /** Deletes an item and clears references to it; false when it did not exist. */
+  /** Deletes an item and clears every reference to it (refs set to null, link rows); false when it did not exist. */
   remove(def: ResourceDef, scope: TenantScope, id: string, expect?: Precondition): Promise<boolean>;
 
   /** Atomically claims a key, or reports the stored answer, a mismatch, or a claim still in progress. */
   claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim>;
-  /** Stores the answer (serialized) of a claimed key for replays. */
+  /** Stores the answer (serialized) of a claimed key for replays, when no write committed it. */
   completeIdempotencyKey(scope: TenantScope, key: IdempotencyKey, answer: string): Promise<void>;
   /** Forgets a claimed key whose request failed, so that a corrected retry may use it. */
   releaseIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<void>;

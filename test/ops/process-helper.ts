@@ -54,11 +54,14 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The process entry: the service's own, or a test's entry script (a path from the project root). */
+const SERVER = 'src/server.ts';
+
 /** Starts the process with the service's variables taken only from `env` (none inherited). */
-export function spawnService(t: TestContext, env: Record<string, string>): Omit<Service, 'port' | 'origin' | 'dataDir'> {
+export function spawnService(t: TestContext, env: Record<string, string>, entry = SERVER): Omit<Service, 'port' | 'origin' | 'dataDir'> {
   const inherited = { ...process.env };
   for (const name of Object.keys(EnvSchema.properties)) delete inherited[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,9 +86,9 @@ export function spawnService(t: TestContext, env: Record<string, string>): Omit<
 }
 
 /** Starts the service on a free port and waits until /healthz answers 200. */
-export async function startService(t: TestContext, dataDir: string, env: Record<string, string> = {}): Promise<Service> {
+export async function startService(t: TestContext, dataDir: string, env: Record<string, string> = {}, entry = SERVER): Promise<Service> {
   const port = await freePort();
-  const started = spawnService(t, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env });
+  const started = spawnService(t, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env }, entry);
   const service: Service = { ...started, port, origin: `http://127.0.0.1:${port}`, dataDir };
   await waitUntilHealthy(service);
   return service;

@@ -2,28 +2,31 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { columnOf, representedFields, type AssociationDef, type FieldValue, type Item, type ResourceDef, type WriteValues } from '../../resources/definition.js';
-import { resourceByName, resources } from '../../resources/index.js';
+import { representedFields, type AssociationDef, type FieldValue, type Item, type ResourceDef, type WriteValues } from '../../resources/definition.js';
+import { resourceByName } from '../../resources/index.js';
+import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { now } from '../ids.js';
-import { newItem, referencedIds, referenceNotFound, toItem } from '../items.js';
+import { IdempotencyPolicy } from '../idempotency-keys.js';
+import { toItem } from '../items.js';
 import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.js';
-import { indexedWords } from '../search-words.js';
-import {
-  IDEMPOTENCY_ABANDONED_MS, IDEMPOTENCY_TTL_MS,
-  type Criteria, type IdempotencyClaim, type IdempotencyKey, type JsonPage, type ListQuery, type Page, type Precondition, type Scope, type TenantScope,
-  type SearchHit, type SearchQuery, type Storage,
+import type {
+  Criteria, IdempotencyClaim, IdempotencyKey, IdempotentWrite, JsonPage, ListQuery, Page, Precondition, Scope, TenantScope, SearchHit, SearchQuery, Storage,
 } from '../storage.js';
 import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { migrations } from './migrations.js';
-import { BOUND_INTEGER, byIdQuery, currentQuery, fromClause, insertQuery, jsonObjectOf, relatedQuery, searchIndexInsert, selectList, sortKey, whereClause } from './sql.js';
+import { BOUND_INTEGER, byIdQuery, fromClause, jsonObjectOf, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
+import { SqliteWrites } from './sqlite-writes.js';
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
   private readonly statements: Statements;
   private readonly writes: GroupCommit;
+  /** Renders write plans; runs only inside `writes`. */
+  private readonly plans: SqliteWrites;
+  private readonly idempotency = new IdempotencyPolicy();
   readonly auth: SqliteAuthStore;
 
   /** Opens (creating if needed) `<dataDir>/registry.sqlite`, or an in-memory database for ':memory:'. */
@@ -46,6 +49,7 @@ export class SqliteStorage implements Storage {
     this.db.pragma('cache_size = -4000');
     this.statements = new Statements(this.db);
     this.writes = new GroupCommit(this.db);
+    this.plans = new SqliteWrites(this.statements);
     this.auth = new SqliteAuthStore(this.statements, this.writes);
     this.db.function('ci', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   }
@@ -125,58 +129,29 @@ export class SqliteStorage implements Storage {
     return this.readItems(def, byIdQuery(def), [scope.tenantId, id])[0];
   }
 
-  async create(def: ResourceDef, scope: TenantScope, values: WriteValues): Promise<Item> {
-    const item = newItem(def, values);
-    const row = representedFields(def).map((name) => item[name]);
-    await this.writes.run(() => {
-      this.checkReferences(def, scope, values);
-      const { lastInsertRowid } = this.statements.get(insertQuery(def)).run(scope.tenantId, ...row);
-      this.index(def, lastInsertRowid, item);
-      this.replaceLinks(def, scope, item.id!, values);
-    });
-    return item;
+  async create(def: ResourceDef, scope: TenantScope, values: WriteValues, idempotency?: IdempotentWrite): Promise<Item> {
+    const plan = planCreate(def, values, idempotency);
+    await this.writes.run(() => this.plans.create(scope, plan));
+    return plan.item;
   }
 
   async update(def: ResourceDef, scope: TenantScope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined> {
+    const plan = planUpdate(def, values);
     return this.writes.run(() => {
-      const row = this.current(def, scope, id);
+      const row = this.plans.current(def, scope, id);
       if (!row) return undefined;
-      const { seq, item } = row;
-      expect?.(item);
-      this.checkReferences(def, scope, values);
-      const changed = Object.keys(values).filter((name) => def.fields[name]?.kind !== 'refs');
-      for (const name of changed) item[name] = values[name] as FieldValue;
-      item.updatedAt = now();
-      changed.push('updatedAt');
-      const sql = `UPDATE ${def.name} SET ${changed.map((name) => `${columnOf(name)} = ?`).join(', ')} WHERE seq = ?`;
-      this.statements.get(sql).run(...changed.map((name) => item[name]), seq);
-      this.statements.get(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
-      this.index(def, seq, item);
-      this.replaceLinks(def, scope, id, values);
-      return item;
+      expect?.(row.item);
+      return this.plans.update(scope, id, plan, row);
     });
   }
 
   async remove(def: ResourceDef, scope: TenantScope, id: string, expect?: Precondition): Promise<boolean> {
+    const plan = planRemove(def);
     return this.writes.run(() => {
-      const row = this.current(def, scope, id);
+      const row = this.plans.current(def, scope, id);
       if (!row) return false;
-      const { seq, item } = row;
-      expect?.(item);
-      this.statements.get(`DELETE FROM ${def.name} WHERE seq = ?`).run(seq);
-      this.statements.get(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
-      for (const other of resources) {
-        for (const [name, field] of Object.entries(other.fields)) {
-          if (field.kind !== 'ref' || field.ref !== def.name) continue;
-          const column = columnOf(name);
-          this.statements.get(`UPDATE ${other.name} SET ${column} = NULL WHERE tenant_id = ? AND ${column} = ?`).run(scope.tenantId, id);
-        }
-      }
-      for (const association of Object.values(def.associations)) {
-        if (!('link' in association)) continue;
-        const { table, selfColumn } = association.link;
-        this.statements.get(`DELETE FROM ${table} WHERE tenant_id = ? AND ${selfColumn} = ?`).run(scope.tenantId, id);
-      }
+      expect?.(row.item);
+      this.plans.remove(scope, id, plan, row.seq);
       return true;
     });
   }
@@ -227,32 +202,16 @@ export class SqliteStorage implements Storage {
 
   async claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {
     const time = Date.now();
-    return this.writes.run((): IdempotencyClaim => {
-      this.statements.get('DELETE FROM idempotency_keys WHERE created_at < ?').run(time - IDEMPOTENCY_TTL_MS);
-      const row = this.statements.get('SELECT fingerprint, answer, created_at AS createdAt FROM idempotency_keys WHERE tenant_id = ? AND client_id = ? AND key = ?')
-        .get(scope.tenantId, key.clientId, key.key) as { fingerprint: string; answer: string | null; createdAt: number } | undefined;
-      if (row && row.fingerprint !== key.fingerprint) return { state: 'mismatch' };
-      if (row?.answer) return { state: 'replay', answer: row.answer };
-      if (row && row.createdAt > time - IDEMPOTENCY_ABANDONED_MS) return { state: 'pending' };
-      this.statements.get('INSERT OR REPLACE INTO idempotency_keys (tenant_id, client_id, key, fingerprint, answer, created_at) VALUES (?, ?, ?, ?, NULL, ?)')
-        .run(scope.tenantId, key.clientId, key.key, key.fingerprint, time);
-      return { state: 'claimed' };
-    });
+    const sweepBefore = this.idempotency.sweepBefore(time);
+    return this.writes.run(() => this.plans.claim(scope, key, time, sweepBefore));
   }
 
   async completeIdempotencyKey(scope: TenantScope, key: IdempotencyKey, answer: string): Promise<void> {
-    await this.writes.run(() => this.statements.get('UPDATE idempotency_keys SET answer = ? WHERE tenant_id = ? AND client_id = ? AND key = ?').run(answer, scope.tenantId, key.clientId, key.key));
+    await this.writes.run(() => this.plans.complete(scope, key, answer));
   }
 
   async releaseIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<void> {
-    await this.writes.run(() => this.statements.get('DELETE FROM idempotency_keys WHERE tenant_id = ? AND client_id = ? AND key = ? AND answer IS NULL').run(scope.tenantId, key.clientId, key.key));
-  }
-
-  private current(def: ResourceDef, scope: TenantScope, id: string): { seq: number; item: Item } | undefined {
-    const row = this.statements.raw(currentQuery(def)).get(scope.tenantId, id) as FieldValue[] | undefined;
-    if (!row) return undefined;
-    const names = representedFields(def);
-    return { seq: Number(row[names.length]), item: toItem(names, row) };
+    await this.writes.run(() => this.plans.release(scope, key));
   }
 
   /**
@@ -271,31 +230,4 @@ export class SqliteStorage implements Storage {
     for (let r = 0; r < rows.length; r += 1) items[r] = toItem(names, rows[r]!);
     return items;
   }
-
-  private index(def: ResourceDef, seq: number | bigint, item: Item): void {
-    this.statements.get(searchIndexInsert(def)).run(seq, indexedWords(def, item));
-  }
-
-  /** Every non-null ref, and every id of a set, must name an item of its target resource in the same tenant. */
-  private checkReferences(def: ResourceDef, scope: TenantScope, values: WriteValues): void {
-    for (const { name, ref, ids } of referencedIds(def, values)) {
-      const found = new Set(this.statements.pluck(`SELECT id FROM ${ref} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
-        .all(scope.tenantId, JSON.stringify(ids)) as string[]);
-      const missing = ids.filter((id) => !found.has(id));
-      if (missing.length > 0) throw referenceNotFound(name, ref, missing);
-    }
-  }
-
-  /** A write-only set in the values replaces the item's links in its link table, in the order given. */
-  private replaceLinks(def: ResourceDef, scope: TenantScope, id: string, values: WriteValues): void {
-    for (const [name, field] of Object.entries(def.fields)) {
-      const ids = values[name];
-      if (field.kind !== 'refs' || !field.link || !Array.isArray(ids)) continue;
-      const { table, selfColumn, targetColumn } = field.link;
-      this.statements.get(`DELETE FROM ${table} WHERE tenant_id = ? AND ${selfColumn} = ?`).run(scope.tenantId, id);
-      const insert = this.statements.get(`INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn}) VALUES (?, ?, ?)`);
-      for (const target of ids as readonly string[]) insert.run(scope.tenantId, id, target);
-    }
-  }
-
 }

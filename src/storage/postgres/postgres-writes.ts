@@ -1,0 +1,122 @@
+// Renders write plans and Idempotency-Key statements as PostgreSQL SQL, with the row locks that keep concurrent writes consistent.
+import { columnOf, representedFields, type FieldValue, type Item, type ResourceDef } from '../../resources/definition.js';
+import { applyUpdate, type CreatePlan, type LinkSet, type ReferenceCheck, type RemovePlan, type UpdatePlan } from '../../plan/write-plan.js';
+import { answerParams, claimParams, IDEMPOTENCY_SQL, keyParams, verdictOf, type KeyRecord } from '../idempotency-keys.js';
+import { perDefinition } from '../../resources/per-definition.js';
+import { referenceNotFound, toItem } from '../items.js';
+import type { IdempotencyClaim, IdempotencyKey, Precondition, TenantScope } from '../storage.js';
+import type { Connection, Executor } from './connection.js';
+import { insertStatement, Params, selectList } from './sql.js';
+import { searchColumns } from './text-search.js';
+
+/** Claims released again and again under our feet: the client is told to retry, as for a claim in progress. */
+const CLAIM_ROUNDS = 5;
+
+/** The INSERT of one item and the UPDATE of its key's answer, one statement: the answer, the client and the key follow the INSERT's parameters. */
+const insertAnswering = perDefinition((def: ResourceDef): string => {
+  const next = representedFields(def).length + 4;
+  return `WITH created AS (${insertStatement(def)})
+    UPDATE idempotency_keys SET answer = $${next} WHERE tenant_id = $1 AND client_id = $${next + 1} AND key = $${next + 2}`;
+});
+
+/**
+ * Inserts the item. With nothing to check or link, one statement is its own transaction: the
+ * INSERT alone, or with a key's answer the INSERT inside the UPDATE that stores the answer.
+ */
+export async function createItem(db: Connection, scope: TenantScope, plan: CreatePlan): Promise<void> {
+  const { words, vector } = searchColumns(plan.def, plan.item);
+  const params = [scope.tenantId, ...plan.row, words, vector];
+  if (plan.checks.length === 0 && plan.links.length === 0) {
+    if (!plan.answer) await db.run(insertStatement(plan.def), params);
+    else await db.run(insertAnswering(plan.def), [...params, plan.answer.answer, plan.answer.key.clientId, plan.answer.key.key]);
+    return;
+  }
+  await db.transaction(async (tx) => {
+    await checkReferences(tx, scope, plan.checks);
+    await tx.run(insertStatement(plan.def), params);
+    await replaceLinks(tx, scope, plan.item.id!, plan.links);
+    if (plan.answer) await tx.run(IDEMPOTENCY_SQL.answer, answerParams(scope, plan.answer));
+  });
+}
+
+/** Locks the item, checks `expect`, writes only the changed columns (and the search columns), replaces the sets given. */
+export async function updateItem(tx: Executor, scope: TenantScope, id: string, plan: UpdatePlan, expect?: Precondition): Promise<Item | undefined> {
+  const { def, changed } = plan;
+  const row = await lockCurrent(tx, def, scope, id);
+  if (!row) return undefined;
+  expect?.(row.item);
+  await checkReferences(tx, scope, plan.checks);
+  const item = applyUpdate(plan, row.item);
+  const { words, vector } = searchColumns(def, item);
+  const params = new Params();
+  const sets = changed.map((name) => `${columnOf(name)} = ${params.add(item[name])}`);
+  sets.push(`search_words = ${params.add(words)}`, `search_vector = ${params.add(vector)}::tsvector`);
+  await tx.run(`UPDATE ${def.name} SET ${sets.join(', ')} WHERE tenant_id = ${params.add(scope.tenantId)} AND seq = ${params.add(row.seq)}`, params.values);
+  await replaceLinks(tx, scope, id, plan.links);
+  return item;
+}
+
+/** Locks the item, checks `expect`, deletes it, sets every ref to it to NULL and deletes every link row holding it. */
+export async function removeItem(tx: Executor, scope: TenantScope, id: string, plan: RemovePlan, expect?: Precondition): Promise<boolean> {
+  const { def, clear } = plan;
+  const row = await lockCurrent(tx, def, scope, id);
+  if (!row) return false;
+  expect?.(row.item);
+  await tx.run(`DELETE FROM ${def.name} WHERE tenant_id = $1 AND seq = $2`, [scope.tenantId, row.seq]);
+  for (const { table, column } of clear.refColumns) {
+    await tx.run(`UPDATE ${table} SET ${column} = NULL WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
+  }
+  for (const { table, column } of clear.linkRows) {
+    await tx.run(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
+  }
+  return true;
+}
+
+/**
+ * Claims a key with one atomic upsert, however many nodes race for it (after sweeping expired
+ * keys when `sweepBefore` is given); a record released between the upsert and the read is
+ * claimed on the next round.
+ */
+export async function claimKey(db: Executor, scope: TenantScope, key: IdempotencyKey, time: number, sweepBefore: number | undefined): Promise<IdempotencyClaim> {
+  if (sweepBefore !== undefined) await db.run(IDEMPOTENCY_SQL.sweep, [sweepBefore]);
+  for (let round = 0; round < CLAIM_ROUNDS; round += 1) {
+    if ((await db.rows(IDEMPOTENCY_SQL.claim, claimParams(scope, key, time))).length > 0) return { state: 'claimed' };
+    const [record] = await db.rows<[string, string | null]>(IDEMPOTENCY_SQL.read, keyParams(scope, key));
+    const verdict = verdictOf(record as KeyRecord | undefined, key);
+    if (verdict) return verdict;
+  }
+  return { state: 'pending' };
+}
+
+/** The item and its seq, locked until the transaction ends: a concurrent write of it waits. */
+async function lockCurrent(tx: Executor, def: ResourceDef, scope: TenantScope, id: string): Promise<{ seq: string; item: Item } | undefined> {
+  const sql = `SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE t.tenant_id = $1 AND t.id = $2 FOR UPDATE`;
+  const [row] = await tx.rows<FieldValue[]>(sql, [scope.tenantId, id]);
+  if (!row) return undefined;
+  const names = representedFields(def);
+  return { seq: row[names.length] as string, item: toItem(names, row) };
+}
+
+/**
+ * Every non-null ref, and every id of a set, must name an item of its target resource in the same
+ * tenant. The rows found are share-locked, so that a concurrent delete of one waits for this write
+ * and then clears the reference it made, instead of leaving it dangling.
+ */
+async function checkReferences(tx: Executor, scope: TenantScope, checks: readonly ReferenceCheck[]): Promise<void> {
+  for (const { field, target, ids } of checks) {
+    const rows = await tx.rows<[string]>(`SELECT id FROM ${target} WHERE tenant_id = $1 AND id = ANY($2::text[]) FOR KEY SHARE`, [scope.tenantId, ids]);
+    const found = new Set(rows.map((row) => row[0]));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) throw referenceNotFound(field, target, missing);
+  }
+}
+
+/** Each set replaces the item's links in its table, in the order given (the link's seq keeps it). */
+async function replaceLinks(tx: Executor, scope: TenantScope, id: string, sets: readonly LinkSet[]): Promise<void> {
+  for (const { table, selfColumn, targetColumn, ids } of sets) {
+    await tx.run(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${selfColumn} = $2`, [scope.tenantId, id]);
+    if (ids.length === 0) continue;
+    await tx.run(`INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn})
+      SELECT $1, $2, u.target FROM unnest($3::text[]) WITH ORDINALITY AS u(target, n) ORDER BY u.n`, [scope.tenantId, id, ids]);
+  }
+}
