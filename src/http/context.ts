@@ -6,10 +6,14 @@ import { formatFromAccept, formatFromSuffix, type Format } from '../representati
 import type { Scope } from '../storage/storage.js';
 import { readBody } from './body.js';
 import { formatSuffixOf } from './format-suffix.js';
+import { prefersExactCount } from './links.js';
 
 export type Verb = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** What the request asks for, before access control says whose data it sees. */
+/**
+ * What the request asks for, before access control says whose data it sees: a plain record, so
+ * an operation runs from it (and a storage) without Fastify. Headers are read here, once.
+ */
 export interface Intent {
   readonly version: number;
   readonly format: Format;
@@ -17,10 +21,23 @@ export interface Intent {
   /** The method carried out: the HTTP method, or the one `method` / X-HTTP-Method-Override names. */
   readonly method: Verb;
   readonly overridden: boolean;
+  /** An overridden GET: the query string carries the input fields, so the body rules check it, not the parameter check. */
+  readonly fieldsInQuery: boolean;
+  /** The routed path, without the query or a format suffix: `/v2/dogs/abc`. */
+  readonly path: string;
+  /** The URL as sent (format suffix and query included), which the links to other pages repeat. */
+  readonly url: string;
+  /** The path parameter `id` (`/dogs/:id`, `/owners/:id/dogs`), undefined on a path without one. */
+  readonly id: string | undefined;
   readonly query: QueryParams;
   /** The fields sent: the body, or the query string of an overridden GET; read when first asked for. */
   readonly input: () => Readonly<Record<string, unknown>>;
-  readonly request: FastifyRequest;
+  readonly ifMatch: string | undefined;
+  readonly ifNoneMatch: string | undefined;
+  /** `Prefer: count=exact` (RFC 7240): the answer adds the total. */
+  readonly exactCount: boolean;
+  /** The Idempotency-Key header as sent (repeated, it is an array, which the stage refuses). */
+  readonly idempotencyKey: string | string[] | undefined;
 }
 
 /** An API request ready to run: its intent, and who sends it (the OAuth client) and whose data it sees. */
@@ -67,14 +84,15 @@ export function renderingOf(request: FastifyRequest): Rendering {
 export function contextOf(intent: Intent, scope: Scope, clientId: string): ApiContext {
   return {
     version: intent.version, format: intent.format, suppress: intent.suppress, method: intent.method,
-    overridden: intent.overridden, query: intent.query, input: intent.input, request: intent.request,
-    scope, clientId,
+    overridden: intent.overridden, fieldsInQuery: intent.fieldsInQuery, path: intent.path, url: intent.url, id: intent.id,
+    query: intent.query, input: intent.input, ifMatch: intent.ifMatch, ifNoneMatch: intent.ifNoneMatch,
+    exactCount: intent.exactCount, idempotencyKey: intent.idempotencyKey, scope, clientId,
   };
 }
 
 const OVERRIDES: Readonly<Record<string, Verb>> = { post: 'POST', put: 'PUT', delete: 'DELETE' };
 
-/** Stages 1–3 of every API request: format, suppression, and the method to carry out. */
+/** Stages 1–3 of every API request: format, suppression, and the method to carry out; then the rest of the intent. */
 export function parseIntent(request: FastifyRequest, version: number): Intent {
   const rendering = renderingOf(request);
   const suffix = formatSuffixOf(request.raw);
@@ -84,28 +102,57 @@ export function parseIntent(request: FastifyRequest, version: number): Intent {
   if (suppressRaw !== undefined && (typeof suppressRaw !== 'string' || !/^(true|false)$/i.test(suppressRaw))) {
     throw new ApiError('suppressInvalid', `suppress_response_codes must be true or false, got "${String(suppressRaw)}".`);
   }
-
-  const httpMethod = request.method === 'HEAD' ? 'GET' : request.method;
-  let method: string = httpMethod;
-  let overridden = false;
-  let input = (): Readonly<Record<string, unknown>> => readBody(request) ?? {};
-  // HEAD reads like GET but never carries an override: a HEAD must not change anything.
-  if (request.method === 'GET' || httpMethod === 'POST') {
-    const body = httpMethod === 'POST' ? readBody(request) : undefined;
-    const header = request.headers['x-http-method-override'];
-    const named = query.method ?? body?.method ?? (httpMethod === 'POST' ? header : undefined);
-    if (named !== undefined) {
-      const target = typeof named === 'string' ? OVERRIDES[named.toLowerCase()] : undefined;
-      if (!target) {
-        throw new ApiError('methodOverrideInvalid', `The method override "${String(named)}" is not one of post, put, delete. Send it as ?method=put (or the X-HTTP-Method-Override header on a POST).`);
-      }
-      method = target;
-      overridden = true;
-    }
-    if (httpMethod === 'GET') input = () => (overridden ? query : {});
-  }
+  const httpMethod = request.method;
+  const target = overrideOf(request, httpMethod, query);
+  const overridden = target !== undefined;
+  const fieldsInQuery = overridden && httpMethod === 'GET';
+  const { headers } = request;
+  const url = request.url;
+  const queryAt = url.indexOf('?');
+  const prefer = headers.prefer;
   return {
     version, format: rendering.format, suppress: rendering.suppress,
-    method: method as Verb, overridden, query, input, request,
+    method: target ?? (httpMethod === 'HEAD' ? 'GET' : httpMethod as Verb), overridden, fieldsInQuery,
+    path: queryAt === -1 ? url : url.slice(0, queryAt),
+    url: request.originalUrl,
+    id: (request.params as { id?: string }).id,
+    query,
+    input: fieldsInQuery ? () => query : httpMethod === 'GET' ? noInput : () => readBody(request) ?? {},
+    ifMatch: headers['if-match'], ifNoneMatch: headers['if-none-match'],
+    exactCount: prefer !== undefined && prefersExactCount(prefer),
+    idempotencyKey: headers['idempotency-key'],
   };
+}
+
+const NO_INPUT: Readonly<Record<string, unknown>> = Object.freeze({});
+const noInput = (): Readonly<Record<string, unknown>> => NO_INPUT;
+
+/**
+ * The method a GET or POST names instead of its own (SPEC §3), or undefined. Any other method
+ * (HEAD, PUT, DELETE, …) carrying `method` or X-HTTP-Method-Override is refused, never ignored:
+ * ignoring it let `DELETE ?method=bogus` delete. A POST body that does not parse names no
+ * override here; the body stage answers it once the token has passed (SPEC §8).
+ */
+function overrideOf(request: FastifyRequest, httpMethod: string, query: QueryParams): Verb | undefined {
+  const header = request.headers['x-http-method-override'];
+  if (httpMethod !== 'GET' && httpMethod !== 'POST') {
+    if (query.method === undefined && header === undefined) return undefined;
+    throw new ApiError('methodOverrideInvalid', `A method override (the method parameter or X-HTTP-Method-Override) applies only to a GET or a POST; this request is a ${httpMethod}. Send the method you mean as the request's own method, without the override.`);
+  }
+  const named = query.method ?? (httpMethod === 'POST' ? bodyMethod(request) ?? header : undefined);
+  if (named === undefined) return undefined;
+  const target = typeof named === 'string' ? OVERRIDES[named.toLowerCase()] : undefined;
+  if (!target) {
+    throw new ApiError('methodOverrideInvalid', `The method override "${String(named)}" is not one of post, put, delete. Send it as ?method=put (or the X-HTTP-Method-Override header on a POST).`);
+  }
+  return target;
+}
+
+function bodyMethod(request: FastifyRequest): unknown {
+  try {
+    return readBody(request)?.method;
+  } catch (error) {
+    if (error instanceof ApiError) return undefined;
+    throw error;
+  }
 }

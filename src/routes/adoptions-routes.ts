@@ -1,6 +1,6 @@
 // GET /adoptions: the one open operation — adoptable dogs of every tenant, public fields only, CORS for any origin.
 import type { Endpoint } from '../http/endpoint.js';
-import { pagingHeaders, prefersExactCount } from '../http/links.js';
+import { pagingHeaders } from '../http/links.js';
 import { parseFilters, parseLimit, parseOffset, parseSort } from '../query/collection.js';
 import { representedFields, type ResourceDef } from '../resources/definition.js';
 import { dogs } from '../resources/dogs.js';
@@ -38,11 +38,11 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
           const limit = parseLimit(query);
           const offset = parseOffset(query);
           const { document, hasMore } = await listPage(storage, adoptableDogs, ALL_TENANTS, { filters, sort, limit, offset }, selection);
-          const total = prefersExactCount(context.request) ? await storage.count(adoptableDogs, ALL_TENANTS, { filters }) : undefined;
+          const total = context.exactCount ? await storage.count(adoptableDogs, ALL_TENANTS, { filters }) : undefined;
           return {
             status: 200,
             document,
-            headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore, total }),
+            headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total }),
           };
         },
       },

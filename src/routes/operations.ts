@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import { etagOf, ifMatches } from '../http/conditional.js';
 import type { ApiContext } from '../http/context.js';
 import type { Operation } from '../http/endpoint.js';
-import { pagingHeaders, prefersExactCount } from '../http/links.js';
+import { pagingHeaders } from '../http/links.js';
 import { expand } from '../plan/expand.js';
 import { readInput } from '../query/body.js';
 import { checkKnownParams, parseFilters, parseLimit, parseOffset, parseQ, parseSort, single } from '../query/collection.js';
@@ -38,19 +38,20 @@ export function listOperation(def: ResourceDef, { storage, config }: RouteDeps, 
       const selection = selectionOf(def, context);
       const q = parseQ(query);
       if (searchOnly && q === undefined) throw new ApiError('searchInvalid', 'q is required here: give the search text, 1 to 200 characters.');
-      const related = nesting && (await parentRelation(storage, nesting, context));
       const filters = parseFilters(def, query);
       const sort = parseSort(def, query);
       const limit = parseLimit(query);
       const offset = parseOffset(query);
+      // Parameters come before the item (SPEC §8): the parent is looked up once they are all valid.
+      const related = nesting && (await parentRelation(storage, nesting, context));
       const wanted: ListQuery = { filters, q, related, sort, limit, offset };
       const { document, hasMore } = await listPage(storage, def, scope, wanted, selection);
       // The count takes the same criteria; it ignores the sort and the page.
-      const total = prefersExactCount(context.request) ? await storage.count(def, scope, wanted) : undefined;
+      const total = context.exactCount ? await storage.count(def, scope, wanted) : undefined;
       return {
         status: 200,
         document,
-        headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore, total }),
+        headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total }),
       };
     },
   };
@@ -90,11 +91,11 @@ export function createOperation(def: ResourceDef, { storage, config }: RouteDeps
       let values = readInput(def, context.input(), 'create');
       if (nesting && 'reverseField' in nesting.association) {
         const field = nesting.association.reverseField;
-        const parentId = idOf(nesting.parent, context);
+        const parentId = context.id ?? '';
         if (values[field] != null && values[field] !== parentId) {
           throw new ApiError('fieldInvalid', `The body's "${field}" is "${String(values[field])}", but the path creates the ${def.singular} for ${nesting.parent.singular} "${parentId}". Leave "${field}" out, or make it the same.`);
         }
-        if (!(await storage.get(nesting.parent, context.scope, parentId))) throw notFound(nesting.parent, parentId);
+        if (!(await storage.get(nesting.parent, context.scope, idOf(nesting.parent, context)))) throw notFound(nesting.parent, parentId);
         values = { ...values, [field]: parentId };
       }
       const item = await storage.create(def, context.scope, values);
@@ -124,8 +125,8 @@ export function updateOperation(def: ResourceDef, { storage }: RouteDeps): Opera
   return {
     async run(context) {
       checkParams(context, []);
-      const id = idOf(def, context);
       const values = readInput(def, context.input(), 'update');
+      const id = idOf(def, context);
       const item = await storage.update(def, context.scope, id, values, ifMatchCheck(def, context));
       if (!item) throw notFound(def, id);
       return { status: 200, document: itemDocument(def.singular, item, defaultSelection(def)) };
@@ -146,7 +147,7 @@ export function removeOperation(def: ResourceDef, { storage }: RouteDeps): Opera
 
 /** On an overridden GET the query string carries the fields, which the body rules check instead. */
 export function checkParams(context: ApiContext, accepted: readonly string[]): void {
-  if (context.overridden && context.request.method === 'GET') return;
+  if (context.fieldsInQuery) return;
   checkKnownParams(context.query, accepted);
 }
 
@@ -176,14 +177,14 @@ async function parentRelation(storage: Storage, nesting: Nesting, context: ApiCo
 }
 
 function idOf(def: ResourceDef, context: ApiContext): string {
-  const { id } = context.request.params as { id: string };
+  const id = context.id ?? '';
   if (!ID_PATTERN.test(id)) throw notFound(def, id);
   return id;
 }
 
 /** With If-Match, the write goes ahead only if the item's current ETag (a GET without fields) matches. */
 function ifMatchCheck(def: ResourceDef, context: ApiContext): Precondition | undefined {
-  const header = context.request.headers['if-match'];
+  const header = context.ifMatch;
   if (header === undefined) return undefined;
   return (current) => {
     const etag = etagOf(serialize(context.format, itemDocument(def.singular, current, defaultSelection(def))));

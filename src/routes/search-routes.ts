@@ -1,7 +1,7 @@
 // GET /search: one search over every resource the requester can see, in the `results` envelope, best match first.
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
-import { pagingHeaders, prefersExactCount } from '../http/links.js';
+import { pagingHeaders } from '../http/links.js';
 import { parseLimit, parseOffset, parseQ, single } from '../query/collection.js';
 import { defaultSelection } from '../query/selection.js';
 import { shapeItem, type Document } from '../representation/document.js';
@@ -24,12 +24,12 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
           const offset = parseOffset(query);
           const { hits, hasMore } = await storage.search(scope, { q, types, limit, offset });
           let total: number | undefined;
-          if (prefersExactCount(context.request)) {
+          if (context.exactCount) {
             const counts = await Promise.all(types.map((def) => storage.count(def, scope, { filters: [], q })));
             total = counts.reduce((sum, count) => sum + count, 0);
           }
           const document: Document = { results: hits.map(({ def, item }) => ({ [def.singular]: shapeItem(item, defaultSelection(def)) })) };
-          return { status: 200, document, headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore, total }) };
+          return { status: 200, document, headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total }) };
         },
       },
     },
