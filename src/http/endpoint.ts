@@ -4,12 +4,15 @@ import { ApiError } from '../errors.js';
 import { contextOf, parseIntent, type ApiContext, type Verb } from './context.js';
 import type { AccessControl } from '../auth/access.js';
 import type { Storage } from '../storage/storage.js';
+import type { OperationDescriptor } from '../routes/descriptor.js';
 import { answersLeave } from './answer-batch.js';
 import { runIdempotent } from './idempotency.js';
 import { sendOutcome, type Outcome } from './respond.js';
 import { VERSIONS } from './versions.js';
 
 export interface Operation {
+  /** What it accepts and answers: its parameter check and its OpenAPI description read this. */
+  readonly descriptor: OperationDescriptor;
   /** Runs stages 7 on (parameters and body, then the item) and returns what to send. */
   run(context: ApiContext): Promise<Outcome>;
 }

@@ -5,6 +5,7 @@ import { parseFilters, parseLimit, parseOffset, parseSort } from '../query/colle
 import { representedFields, type ResourceDef } from '../resources/definition.js';
 import { dogs } from '../resources/dogs.js';
 import { ALL_TENANTS } from '../storage/storage.js';
+import { describe, fieldsOf, filtersOf, IF_NONE_MATCH, LIMIT, NOT_MODIFIED, OFFSET, sortOf } from './descriptor.js';
 import { checkParams, listPage, selectionOf, type RouteDeps } from './operations.js';
 
 /** A public view of the dogs table: only what anyone may see of a dog up for adoption. */
@@ -21,6 +22,13 @@ export const adoptableDogs: ResourceDef = {
 /** What anyone may see of a dog up for adoption: id, name, furColor, location. */
 export const PUBLIC_FIELDS = representedFields(adoptableDogs);
 
+/** Its own components (`adoptions.fields`, …): the view's fields and filters, not the dogs'. */
+const DESCRIPTOR = describe(
+  { kind: 'adoptions' },
+  [fieldsOf('adoptions'), LIMIT, OFFSET, sortOf('adoptions'), ...filtersOf(adoptableDogs, 'adoptions'), IF_NONE_MATCH],
+  [{ status: 200, document: 'public-list', headers: ['ETag', 'Link'] }, NOT_MODIFIED],
+);
+
 export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
   return {
     path: '/adoptions',
@@ -28,9 +36,10 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
     cors: true,
     operations: {
       GET: {
+        descriptor: DESCRIPTOR,
         async run(context) {
           const { query } = context;
-          checkParams(context, ['fields', 'limit', 'offset', 'sort', 'color', 'location']);
+          checkParams(context, DESCRIPTOR);
           // The view's representation is its public fields, so fields and sort accept nothing else.
           const selection = selectionOf(adoptableDogs, context);
           const sort = parseSort(adoptableDogs, query);

@@ -16,25 +16,26 @@ import { resourceByName } from '../resources/index.js';
 import { perDefinition } from '../resources/per-definition.js';
 import { ID_PATTERN } from '../storage/ids.js';
 import type { ListQuery, Precondition, Scope, Storage } from '../storage/storage.js';
+import type { Nesting, OperationDescriptor } from './descriptor.js';
+import {
+  countDescriptor, createDescriptor, listDescriptor, readDescriptor, removeDescriptor, updateDescriptor,
+} from './resource-descriptors.js';
+
+export type { Nesting } from './descriptor.js';
 
 export interface RouteDeps {
   readonly storage: Storage;
   readonly config: Config;
 }
 
-/** A nested path: the items of `def` that one `parent` item reaches through `association`. */
-export interface Nesting {
-  readonly parent: ResourceDef;
-  readonly association: AssociationDef;
-}
-
 /** GET a collection (top-level or nested): fields, paging, filters, sort, q; `searchOnly` makes q required. */
 export function listOperation(def: ResourceDef, { storage, config }: RouteDeps, nesting?: Nesting, searchOnly = false): Operation {
-  const accepted = ['fields', 'limit', 'offset', 'sort', 'q', ...Object.keys(def.filters)];
+  const descriptor = listDescriptor(def, nesting, searchOnly);
   return {
+    descriptor,
     async run(context) {
       const { query, scope } = context;
-      checkParams(context, accepted);
+      checkParams(context, descriptor);
       const selection = selectionOf(def, context);
       const q = parseQ(query);
       if (searchOnly && q === undefined) throw new ApiError('searchInvalid', 'q is required here: give the search text, 1 to 200 characters.');
@@ -74,9 +75,11 @@ export async function listPage(storage: Storage, def: ResourceDef, scope: Scope,
 }
 
 export function countOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  const descriptor = countDescriptor(def);
   return {
+    descriptor,
     async run(context) {
-      checkParams(context, ['q', ...Object.keys(def.filters)]);
+      checkParams(context, descriptor);
       const total = await storage.count(def, context.scope, { filters: parseFilters(def, context.query), q: parseQ(context.query) });
       return { status: 200, document: countDocument(total) };
     },
@@ -85,9 +88,11 @@ export function countOperation(def: ResourceDef, { storage }: RouteDeps): Operat
 
 /** POST a new item; nested under a parent (`/owners/<id>/dogs`), the item is created already linked to it. */
 export function createOperation(def: ResourceDef, { storage, config }: RouteDeps, nesting?: Nesting): Operation {
+  const descriptor = createDescriptor(def, nesting);
   return {
+    descriptor,
     async run(context) {
-      checkParams(context, []);
+      checkParams(context, descriptor);
       let values = readInput(def, context.input(), 'create');
       if (nesting && 'reverseField' in nesting.association) {
         const field = nesting.association.reverseField;
@@ -107,9 +112,11 @@ export function createOperation(def: ResourceDef, { storage, config }: RouteDeps
 }
 
 export function readOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  const descriptor = readDescriptor(def);
   return {
+    descriptor,
     async run(context) {
-      checkParams(context, ['fields']);
+      checkParams(context, descriptor);
       const selection = selectionOf(def, context);
       const id = idOf(def, context);
       const item = await storage.get(def, context.scope, id);
@@ -122,9 +129,11 @@ export function readOperation(def: ResourceDef, { storage }: RouteDeps): Operati
 }
 
 export function updateOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  const descriptor = updateDescriptor(def);
   return {
+    descriptor,
     async run(context) {
-      checkParams(context, []);
+      checkParams(context, descriptor);
       const values = readInput(def, context.input(), 'update');
       const id = idOf(def, context);
       const item = await storage.update(def, context.scope, id, values, ifMatchCheck(def, context));
@@ -135,9 +144,11 @@ export function updateOperation(def: ResourceDef, { storage }: RouteDeps): Opera
 }
 
 export function removeOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  const descriptor = removeDescriptor(def);
   return {
+    descriptor,
     async run(context) {
-      checkParams(context, []);
+      checkParams(context, descriptor);
       const id = idOf(def, context);
       if (!(await storage.remove(def, context.scope, id, ifMatchCheck(def, context)))) throw notFound(def, id);
       return { status: 200 };
@@ -145,10 +156,10 @@ export function removeOperation(def: ResourceDef, { storage }: RouteDeps): Opera
   };
 }
 
-/** On an overridden GET the query string carries the fields, which the body rules check instead. */
-export function checkParams(context: ApiContext, accepted: readonly string[]): void {
+/** The query parameters the descriptor accepts; on an overridden GET the query string carries the fields, which the body rules check instead. */
+export function checkParams(context: ApiContext, descriptor: OperationDescriptor): void {
   if (context.fieldsInQuery) return;
-  checkKnownParams(context.query, accepted);
+  checkKnownParams(context.query, descriptor.accepted, context.overridden);
 }
 
 /** Resolved `fields` selections by resource and text: clients repeat the same few, and parsing one costs more than using it. */

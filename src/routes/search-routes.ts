@@ -7,16 +7,24 @@ import { defaultSelection } from '../query/selection.js';
 import { shapeItem, type Document } from '../representation/document.js';
 import type { ResourceDef } from '../resources/definition.js';
 import { resourceByName, resources } from '../resources/index.js';
+import { describe, IF_NONE_MATCH, LIMIT, NOT_MODIFIED, OFFSET, PAGE_HEADERS, PREFER, Q_REQUIRED, TYPES } from './descriptor.js';
 import { checkParams, type RouteDeps } from './operations.js';
+
+const DESCRIPTOR = describe(
+  { kind: 'search' },
+  [Q_REQUIRED, LIMIT, OFFSET, TYPES, IF_NONE_MATCH, PREFER],
+  [{ status: 200, document: 'results', headers: PAGE_HEADERS }, NOT_MODIFIED],
+);
 
 export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
   return {
     path: '/search',
     operations: {
       GET: {
+        descriptor: DESCRIPTOR,
         async run(context) {
           const { query, scope } = context;
-          checkParams(context, ['q', 'limit', 'offset', 'types']);
+          checkParams(context, DESCRIPTOR);
           const q = parseQ(query);
           if (q === undefined) throw new ApiError('searchInvalid', 'q is required: give the search text, 1 to 200 characters, for example /search?q=rex.');
           const types = parseTypes(single(query, 'types'));
