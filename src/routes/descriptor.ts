@@ -5,6 +5,8 @@ import type { AssociationDef, ResourceDef } from '../resources/definition.js';
 /** A nested path: the items of a resource that one `parent` item reaches through `association`. */
 export interface Nesting {
   readonly parent: ResourceDef;
+  /** The association's name, also the path segment after the parent's id: `dogs`. */
+  readonly name: string;
   readonly association: AssociationDef;
 }
 
@@ -51,10 +53,12 @@ interface Contract {
 /** The operations of a resource's own and nested paths, on `resource` (the items answered or written). */
 export type ResourceOperationKind = 'list' | 'count' | 'create' | 'read' | 'update' | 'remove' | 'nestedList' | 'nestedSearch' | 'nestedCreate';
 
-export type OperationDescriptor = Contract & (
-  | { readonly kind: ResourceOperationKind; readonly resource: ResourceDef; readonly nesting?: Nesting }
-  | { readonly kind: 'search' | 'adoptions' | 'convert' }
-);
+export type ResourceOperationDescriptor = Contract & { readonly kind: ResourceOperationKind; readonly resource: ResourceDef; readonly nesting?: Nesting };
+
+/** The service-wide operations: GET /search, /adoptions and /convert. */
+export type ServiceOperationDescriptor = Contract & { readonly kind: 'search' | 'adoptions' | 'convert' };
+
+export type OperationDescriptor = ResourceOperationDescriptor | ServiceOperationDescriptor;
 
 type Identity = { kind: ResourceOperationKind; resource: ResourceDef; nesting?: Nesting } | { kind: 'search' | 'adoptions' | 'convert' };
 
