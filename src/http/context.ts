@@ -117,13 +117,14 @@ export function parseIntent(request: FastifyRequest, version: number): Intent {
     url: request.originalUrl,
     id: (request.params as { id?: string }).id,
     query,
-    input: fieldsInQuery ? () => query : httpMethod === 'GET' ? noInput : () => readBody(request) ?? {},
+    input: fieldsInQuery ? () => query : httpMethod === 'GET' || httpMethod === 'HEAD' ? noInput : () => readBody(request) ?? {},
     ifMatch: headers['if-match'], ifNoneMatch: headers['if-none-match'],
     exactCount: prefer !== undefined && prefersExactCount(prefer),
     idempotencyKey: headers['idempotency-key'],
   };
 }
 
+/** A GET or HEAD reads no input: one shared function and value instead of a closure per request. */
 const NO_INPUT: Readonly<Record<string, unknown>> = Object.freeze({});
 const noInput = (): Readonly<Record<string, unknown>> => NO_INPUT;
 
