@@ -34,7 +34,9 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
   const byName = new Map(defs.map((def) => [def.name, def]));
   const lookup: ResourceLookup = (name) => byName.get(name);
   const paths: JsonObject = {};
-  for (const endpoint of documentedEndpoints({ storage: refusing<Storage>(), config }, defs)) Object.assign(paths, pathItem(endpoint, version, defs));
+  for (const endpoint of documentedEndpoints({ storage: refusing<Storage>(), config }, defs)) {
+    Object.assign(paths, pathItem(endpoint, version, defs));
+  }
   if (version < CURRENT_VERSION) markDeprecated(paths);
   return {
     openapi: '3.1.1',
