@@ -4,6 +4,7 @@ import { ApiError } from '../errors.js';
 import { contextOf, parseIntent, type ApiContext, type Verb } from './context.js';
 import type { AccessControl } from '../auth/access.js';
 import type { PublicScope, Scope, Storage, TenantScope } from '../storage/storage.js';
+import type { OperationDescriptor } from '../routes/descriptor.js';
 import { answersLeave } from './answer-batch.js';
 import { runIdempotent, type ClaimedKey } from './idempotency.js';
 import { sendOutcome, type Outcome } from './respond.js';
@@ -11,6 +12,8 @@ import { routeEveryMethod } from './route-every-method.js';
 import { VERSIONS } from './versions.js';
 
 export interface Operation<S extends Scope = TenantScope> {
+  /** What it accepts and answers: its parameter check and its OpenAPI description read this. */
+  readonly descriptor: OperationDescriptor;
   /** Runs stages 7 on (parameters and body, then the item) and returns what to send; a create commits `claimed`'s answer. */
   run(context: ApiContext<S>, claimed?: ClaimedKey): Promise<Outcome>;
 }

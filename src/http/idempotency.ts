@@ -31,7 +31,7 @@ export class ClaimedKey {
 
 /** Runs a POST under its Idempotency-Key, if it has one (SPEC §4); the operation gets the claimed key. */
 export async function runIdempotent(context: ApiContext, storage: Storage, run: (claimed?: ClaimedKey) => Promise<Outcome>): Promise<Outcome> {
-  const header = context.request.headers['idempotency-key'];
+  const header = context.idempotencyKey;
   if (header === undefined) return run();
   if (typeof header !== 'string' || !KEY.test(header)) {
     throw new ApiError('idempotencyKeyInvalid', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a fresh UUID per creation is a good key), given once.');
@@ -65,7 +65,7 @@ export async function runIdempotent(context: ApiContext, storage: Storage, run: 
 function fingerprintOf(context: ApiContext): string {
   const input = context.input();
   const fields = Object.keys(input).filter((name) => name !== 'access_token' && name !== 'suppress_response_codes').sort();
-  const path = (context.request.url.split('?')[0] ?? '').replace(/\/+$/, '');
+  const path = context.path.replace(/\/+$/, '');
   const canonical = JSON.stringify([context.method, path, fields.map((name) => [name, input[name]])]);
   return hash('sha256', canonical, 'base64url');
 }

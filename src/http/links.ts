@@ -1,6 +1,4 @@
 // Collection paging headers: RFC 8288 Link (first, prev, next, last) and opt-in totals with Prefer: count=exact.
-import type { FastifyRequest } from 'fastify';
-
 export interface PageInfo {
   readonly limit: number;
   readonly offset: number;
@@ -9,11 +7,9 @@ export interface PageInfo {
   readonly total?: number;
 }
 
-/** Whether the request says `Prefer: count=exact` (RFC 7240), among any other preferences. */
-export function prefersExactCount(request: FastifyRequest): boolean {
-  const header = request.headers.prefer;
-  if (header === undefined) return false;
-  const values = Array.isArray(header) ? header : [header];
+/** Whether a Prefer header (RFC 7240) says `count=exact`, among any other preferences. */
+export function prefersExactCount(header: string | readonly string[]): boolean {
+  const values = typeof header === 'string' ? [header] : header;
   return values.some((value) => value.split(',').some((preference) => {
     const [token = ''] = preference.split(';');
     const [name = '', raw = ''] = token.split('=').map((part) => part.trim().toLowerCase());
@@ -21,9 +17,11 @@ export function prefersExactCount(request: FastifyRequest): boolean {
   }));
 }
 
-/** The headers of one page: Link always (first, and prev/next/last where they exist), totals if asked. */
-export function pagingHeaders(request: FastifyRequest, publicUrl: string, page: PageInfo): Record<string, string> {
-  const original = request.originalUrl;
+/**
+ * The headers of one page: Link always (first, and prev/next/last where they exist), totals if asked.
+ * `original` is the URL as sent, so the links keep its format suffix and its other parameters.
+ */
+export function pagingHeaders(original: string, publicUrl: string, page: PageInfo): Record<string, string> {
   const queryAt = original.indexOf('?');
   const path = queryAt === -1 ? original : original.slice(0, queryAt);
   const params = new URLSearchParams(queryAt === -1 ? '' : original.slice(queryAt + 1));

@@ -1,10 +1,9 @@
 // Describes GET /adoptions, the one open operation: the public fields of adoptable dogs from every account.
 import { itemSchema } from '../resources/schemas.js';
 import { adoptableDogs, PUBLIC_FIELDS as ROUTE_PUBLIC_FIELDS } from '../routes/adoptions-routes.js';
+import type { Prose } from './describe-operation.js';
 import { ref, toJsonSchema, type JsonObject } from './json-schema.js';
-import { param } from './operations.js';
 import { filterParameter, inQuery } from './parameters.js';
-import { bothFormats, commonHeaders } from './responses.js';
 import { envelope, listXml } from './schemas.js';
 
 /** The public fields, exactly those the route serves. */
@@ -12,7 +11,7 @@ const PUBLIC_FIELDS: string[] = [...ROUTE_PUBLIC_FIELDS];
 const PREFIX = 'adoptions';
 const { plural, singular } = { plural: adoptableDogs.name, singular: adoptableDogs.singular };
 
-export function describeAdoptions(): JsonObject {
+export function adoptionsProse(): Prose {
   return {
     operationId: 'listAdoptableDogs',
     summary: 'List dogs up for adoption',
@@ -21,18 +20,7 @@ export function describeAdoptions(): JsonObject {
       + 'Any web page may call it (CORS: Access-Control-Allow-Origin: *). Its rate limit counts per IP address. '
       + 'Filters narrow the list; limit and offset page through it, and the Link header points to the neighbouring pages.',
     tags: [PREFIX],
-    parameters: [
-      param(`${PREFIX}.fields`), param('limit'), param('offset'), param(`${PREFIX}.sort`),
-      ...Object.keys(adoptableDogs.filters).map((filter) => param(`${PREFIX}.${filter}`)), param('If-None-Match'),
-    ],
-    responses: {
-      200: {
-        description: `A page of adoptable ${plural}; an empty list when none match.`,
-        headers: commonHeaders('ETag', 'Link'),
-        content: bothFormats(ref('schemas', 'AdoptableDogsList'), ref('schemas', 'AdoptableDogsListXml')),
-      },
-      304: ref('responses', 'NotModified'),
-    },
+    answers: { 200: `A page of adoptable ${plural}; an empty list when none match.` },
   };
 }
 

@@ -10,16 +10,14 @@ import { convertEndpoint } from '../routes/convert-routes.js';
 import { resourceEndpoints, type RouteDeps } from '../routes/resource-routes.js';
 import { searchEndpoint } from '../routes/search-routes.js';
 import type { Storage } from '../storage/storage.js';
-import { adoptionParameters, adoptionSchemas, describeAdoptions } from './adoptions.js';
-import { convertSchemas, describeConvert } from './convert.js';
+import { adoptionParameters, adoptionSchemas } from './adoptions.js';
+import { convertSchemas } from './convert.js';
 import type { JsonObject } from './json-schema.js';
-import { describeNestedOperation } from './nested.js';
-import { describeResourceOperation } from './operations.js';
 import { resourceParameters, sharedParameters } from './parameters.js';
-import { pathItem, type DescribeVerb } from './paths.js';
+import { pathItem } from './paths.js';
 import { headerComponents, responseComponents } from './responses.js';
 import { resourceSchemas, sharedSchemas, type ResourceLookup } from './schemas.js';
-import { describeSearch, searchParameters, searchSchemas } from './search.js';
+import { searchParameters, searchSchemas } from './search.js';
 import { securitySchemes } from './security.js';
 
 /** The endpoints are only described here, never run, so they get dependencies that refuse every use. */
@@ -36,8 +34,8 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
   const byName = new Map(defs.map((def) => [def.name, def]));
   const lookup: ResourceLookup = (name) => byName.get(name);
   const paths: JsonObject = {};
-  for (const [endpoint, describe] of describedEndpoints({ storage: refusing<Storage>(), config }, version, defs, lookup)) {
-    Object.assign(paths, pathItem(endpoint, describe));
+  for (const endpoint of documentedEndpoints({ storage: refusing<Storage>(), config }, defs)) {
+    Object.assign(paths, pathItem(endpoint, version, defs));
   }
   if (version < CURRENT_VERSION) markDeprecated(paths);
   return {
@@ -64,25 +62,16 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
 }
 
 /**
- * The endpoints app.ts registers, made by the same factories, each with what describes it: the
- * resources' from their definitions (own and nested paths), then the service-wide ones.
+ * The endpoints app.ts registers, made by the same factories: the resources' (own and nested
+ * paths), then the service-wide ones. Each operation's descriptor says how to describe it.
  */
-function describedEndpoints(deps: RouteDeps, version: Version, defs: readonly ResourceDef[], lookup: ResourceLookup): Array<[Endpoint, DescribeVerb]> {
-  const described: Array<[Endpoint, DescribeVerb]> = [];
-  for (const def of defs) {
-    for (const endpoint of resourceEndpoints(def, deps)) {
-      const rest = endpoint.path.slice(def.name.length + 1);
-      described.push([endpoint, (verb, verbs) => describeResourceOperation(def, rest, verb, version)
-        ?? describeNestedOperation(def, rest, verb, version, lookup, verbs)]);
-    }
-  }
-  const onlyGet = (describe: () => JsonObject): DescribeVerb => (verb) => (verb === 'GET' ? describe() : undefined);
-  described.push(
-    [searchEndpoint(deps), onlyGet(() => describeSearch(defs))],
-    [adoptionsEndpoint(deps), onlyGet(describeAdoptions)],
-    [convertEndpoint(refusing<RateTable>()), onlyGet(describeConvert)],
-  );
-  return described;
+function documentedEndpoints(deps: RouteDeps, defs: readonly ResourceDef[]): Endpoint[] {
+  return [
+    ...defs.flatMap((def) => resourceEndpoints(def, deps)),
+    searchEndpoint(deps),
+    adoptionsEndpoint(deps),
+    convertEndpoint(refusing<RateTable>()),
+  ];
 }
 
 /** Every operation of an earlier version is deprecated (OpenAPI's `deprecated`): v1 answers carry Deprecation once V1_SUNSET is set. */

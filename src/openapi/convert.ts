@@ -2,11 +2,25 @@
 import { RATE_PLACES } from '../conversion/convert.js';
 import { ECB_SOURCE } from '../conversion/ecb-rates.js';
 import { AMOUNT_ACCEPTED, MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS } from '../conversion/money.js';
+import type { Prose } from './describe-operation.js';
 import { ref, type JsonObject } from './json-schema.js';
-import { bothFormats, commonHeaders } from './responses.js';
 
 const CODE = { type: 'string', pattern: '^[A-Za-z]{3}$' };
 const CANONICAL_DECIMAL = `^(0|[1-9][0-9]{0,${MAX_INTEGER_DIGITS - 1}})(\\.[0-9]{0,${MAX_FRACTION_DIGITS - 1}}[1-9])?$`;
+
+const AMOUNT: JsonObject = {
+  name: 'amount', in: 'query', required: true, example: '100',
+  description: `The amount of the source currency: ${AMOUNT_ACCEPTED}. It is echoed in canonical form (100.50 → "100.5"). Anything else is a 400 (code 6001).`,
+  schema: { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$', maxLength: 40 },
+};
+
+/** A parameter of /convert, written in place: no other operation has it. */
+export function convertParameter(name: string): JsonObject {
+  if (name === 'from') return codeParameter('from', 'EUR', 'source');
+  if (name === 'to') return codeParameter('to', 'USD', 'target');
+  if (name === 'amount') return AMOUNT;
+  throw new Error(`/convert has no parameter ${name}`);
+}
 
 function codeParameter(name: 'from' | 'to', example: string, role: string): JsonObject {
   return {
@@ -17,8 +31,8 @@ function codeParameter(name: 'from' | 'to', example: string, role: string): Json
   };
 }
 
-/** GET /convert (before security and the shared answers); the same in every version. */
-export function describeConvert(): JsonObject {
+/** The words of GET /convert; the same in every version. */
+export function convertProse(): Prose {
   return {
     operationId: 'convertCurrency',
     summary: 'Convert an amount between currencies',
@@ -27,24 +41,7 @@ export function describeConvert(): JsonObject {
       + `rate is rate[to] ÷ rate[from] rounded half-even to ${RATE_PLACES} places. Every number is a string, so no client reads money as a binary float. `
       + 'from, to and amount are all required; a missing one is a 400 (code 6002).',
     tags: ['conversion'],
-    parameters: [
-      codeParameter('from', 'EUR', 'source'),
-      codeParameter('to', 'USD', 'target'),
-      {
-        name: 'amount', in: 'query', required: true, example: '100',
-        description: `The amount of the source currency: ${AMOUNT_ACCEPTED}. It is echoed in canonical form (100.50 → "100.5"). Anything else is a 400 (code 6001).`,
-        schema: { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$', maxLength: 40 },
-      },
-      ref('parameters', 'If-None-Match'),
-    ],
-    responses: {
-      200: {
-        description: 'The conversion.',
-        headers: commonHeaders('ETag'),
-        content: bothFormats(ref('schemas', 'ConversionEnvelope'), ref('schemas', 'Conversion')),
-      },
-      304: ref('responses', 'NotModified'),
-    },
+    answers: { 200: 'The conversion.' },
   };
 }
 

@@ -1,5 +1,5 @@
 // The parameters of the document: shared query and header parameters, and each resource's fields, sort and filters.
-import { CONTROL_PARAMS, DEFAULT_LIMIT, MAX_LIMIT, MAX_Q_LENGTH } from '../query/collection.js';
+import { CONTROL_PARAMS, PATH_CONTROL_PARAMS, DEFAULT_LIMIT, MAX_LIMIT, MAX_Q_LENGTH } from '../query/collection.js';
 import { sortableFields, representedFields, type ResourceDef } from '../resources/definition.js';
 import { MAX_TEXT_LENGTH } from '../resources/schemas.js';
 import { ref, type JsonObject } from './json-schema.js';
@@ -50,15 +50,7 @@ export function sharedParameters(): Record<string, JsonObject> {
 }
 
 /** The control parameters every path accepts, except `method`, which only GET and POST read. */
-export const PATH_CONTROL_REFS: readonly JsonObject[] = [ref('parameters', 'suppress_response_codes'), ref('parameters', 'access_token')];
-
-export function resourceParameterRef(def: ResourceDef, parameter: string): JsonObject {
-  return ref('parameters', `${def.name}.${parameter}`);
-}
-
-export function filterRefs(def: ResourceDef): JsonObject[] {
-  return Object.keys(def.filters).map((filter) => resourceParameterRef(def, filter));
-}
+export const PATH_CONTROL_REFS: readonly JsonObject[] = PATH_CONTROL_PARAMS.map((name) => ref('parameters', name));
 
 /** `fields`, `sort` and the filters of one resource, named `dogs.fields`, `dogs.color`, … */
 export function resourceParameters(def: ResourceDef): Record<string, JsonObject> {

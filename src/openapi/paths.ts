@@ -2,13 +2,12 @@
 import { scopeFor } from '../auth/access.js';
 import type { Verb } from '../http/context.js';
 import { allowHeader, type Endpoint } from '../http/endpoint.js';
+import type { ResourceDef } from '../resources/definition.js';
+import { describeOperation, pathParameters } from './describe-operation.js';
 import { ref, type JsonObject } from './json-schema.js';
 import { PATH_CONTROL_REFS } from './parameters.js';
 import { withHeaders } from './responses.js';
 import { finishOperation } from './security.js';
-
-/** Describes one method of an endpoint (before security and the shared answers); undefined when nothing describes it. */
-export type DescribeVerb = (verb: Verb, verbs: readonly Verb[]) => JsonObject | undefined;
 
 const VERBS: readonly Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -17,25 +16,32 @@ export function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 
-/** The path item of one endpoint, keyed by its path; empty when none of its methods is described (a test then names it). */
-export function pathItem(endpoint: Endpoint, describe: DescribeVerb): Record<string, JsonObject> {
+/** The path item of one endpoint, keyed by its path: each of its operations described from its descriptor. */
+export function pathItem(endpoint: Endpoint, version: number, defs: readonly ResourceDef[]): Record<string, JsonObject> {
   const verbs = VERBS.filter((verb) => endpoint.operations[verb]);
   const open = endpoint.open === true;
   const item: JsonObject = {};
+  let parameters: JsonObject[] = [];
   for (const verb of verbs) {
-    const operation = describe(verb, verbs);
-    if (operation) item[verb.toLowerCase()] = finishOperation(operation, { scope: scopeFor(verb), open, notFound: endpoint.path.includes('/:') });
+    const { descriptor } = endpoint.operations[verb]!;
+    parameters = pathParameters(descriptor);
+    checkPathParameters(endpoint, verb, parameters);
+    item[verb.toLowerCase()] = finishOperation(describeOperation(descriptor, version, defs), { scope: scopeFor(verb), open, notFound: parameters.length > 0 });
   }
-  if (Object.keys(item).length === 0) return {};
   if (endpoint.cors) {
     item.options = preflight(allowHeader(endpoint), (Object.values(item)[0] as JsonObject).tags);
     for (const [key, operation] of Object.entries(item)) item[key] = withCorsHeader(operation as JsonObject);
   }
-  const path = openApiPath(endpoint.path);
-  const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
   // An open operation ignores credentials, so access_token is left out of its parameters.
   const control = open ? PATH_CONTROL_REFS.filter((parameter) => !String(parameter.$ref).endsWith('/access_token')) : PATH_CONTROL_REFS;
-  return { [path]: { parameters: [...names.map((name) => ref('parameters', name)), ...control], ...item } };
+  return { [openApiPath(endpoint.path)]: { parameters: [...parameters, ...control], ...item } };
+}
+
+/** A descriptor names exactly the route's path parameters (`/dogs/:id` → id), or the document would promise another path. */
+function checkPathParameters(endpoint: Endpoint, verb: Verb, parameters: readonly JsonObject[]): void {
+  const route = endpoint.path.split('/').filter((segment) => segment.startsWith(':')).map((segment) => ref('parameters', segment.slice(1)).$ref);
+  const described = parameters.map((parameter) => parameter.$ref);
+  if (route.join() !== described.join()) throw new Error(`${verb} ${endpoint.path} describes the path parameters ${described.join(', ') || 'none'}`);
 }
 
 /** Every answer of a CORS endpoint, errors included, says any origin may read it. */

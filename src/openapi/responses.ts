@@ -1,6 +1,7 @@
 // The responses of the document: the envelopes of SPEC §2 in JSON and XML, the error answers and their headers.
 import type { ResourceDef } from '../resources/definition.js';
-import { ref, schemaNames, type JsonObject } from './json-schema.js';
+import type { DocumentKind } from '../routes/descriptor.js';
+import { ref, schemaNames, withArticle, type JsonObject } from './json-schema.js';
 
 function header(description: string, schema: JsonObject = { type: 'string' }, extra: JsonObject = {}): JsonObject {
   return { description, schema, ...extra };
@@ -37,12 +38,12 @@ function headerRefs(names: readonly string[]): JsonObject {
 }
 
 /** The headers of every API answer that got past the token check: the request id, Vary and the rate limit. */
-export function commonHeaders(...extra: string[]): JsonObject {
+function commonHeaders(...extra: readonly string[]): JsonObject {
   return headerRefs(['X-Request-Id', 'Vary', ...RATE_LIMIT_HEADERS, ...extra]);
 }
 
 /** Both formats of one answer: JSON by default, XML by suffix (.xml) or Accept. */
-export function bothFormats(json: JsonObject, xml: JsonObject): JsonObject {
+function bothFormats(json: JsonObject, xml: JsonObject): JsonObject {
   return { 'application/json': { schema: json }, 'application/xml': { schema: xml } };
 }
 
@@ -76,27 +77,27 @@ export function withHeaders(response: JsonObject, extra: JsonObject): JsonObject
   return { ...resolved, headers: { ...(resolved.headers as JsonObject | undefined), ...extra } };
 }
 
-export function itemResponse(def: ResourceDef, description: string, ...headers: string[]): JsonObject {
-  const names = schemaNames(def);
-  return { description, headers: commonHeaders(...headers), content: bothFormats(ref('schemas', names.envelope), ref('schemas', names.itemXml)) };
+/** The JSON and XML schemas of a document an answer carries; none for an empty body. */
+function contentOf(document: Exclude<DocumentKind, 'not-modified'>, def: ResourceDef | undefined): JsonObject | undefined {
+  const names = def && schemaNames(def);
+  const both = (json: string, xml: string): JsonObject => bothFormats(ref('schemas', json), ref('schemas', xml));
+  switch (document) {
+    case 'item':
+    case 'list':
+      if (!names) throw new Error(`an answer with ${withArticle(document)} names its resource`);
+      return document === 'item' ? both(names.envelope, names.itemXml) : both(names.list, names.listXml);
+    case 'public-list': return both('AdoptableDogsList', 'AdoptableDogsListXml');
+    case 'count': return both('Count', 'CountXml');
+    case 'results': return both('SearchResults', 'SearchResultsXml');
+    case 'conversion': return both('ConversionEnvelope', 'Conversion');
+    case 'none': return undefined;
+  }
 }
 
-/** The headers of a page: its ETag, the Link to its neighbours, and the total on request. */
-export const PAGE_HEADERS = ['ETag', 'Link', 'X-Total-Count', 'Preference-Applied'] as const;
-
-export function listResponse(def: ResourceDef, description: string): JsonObject {
-  const names = schemaNames(def);
-  return {
-    description,
-    headers: commonHeaders(...PAGE_HEADERS),
-    content: bothFormats(ref('schemas', names.list), ref('schemas', names.listXml)),
-  };
-}
-
-export function countResponse(description: string): JsonObject {
-  return { description, headers: commonHeaders('ETag'), content: bothFormats(ref('schemas', 'Count'), ref('schemas', 'CountXml')) };
-}
-
-export function emptyResponse(description: string): JsonObject {
-  return { description, headers: commonHeaders() };
+/** One answer of an operation: what it says, its headers beside the common ones, and its document in both formats. */
+export function answerResponse(document: Exclude<DocumentKind, 'not-modified'>, def: ResourceDef | undefined, description: string, headers: readonly string[]): JsonObject {
+  const content = contentOf(document, def);
+  const response: JsonObject = { description, headers: commonHeaders(...headers) };
+  if (content) response.content = content;
+  return response;
 }

@@ -1,11 +1,10 @@
 // Describes GET /search: one search over every resource, answered in the `results` envelope of single-item envelopes.
 import { searchableFields, type ResourceDef } from '../resources/definition.js';
+import type { Prose } from './describe-operation.js';
 import { ref, schemaNames, type JsonObject } from './json-schema.js';
-import { param } from './operations.js';
 import { inQuery } from './parameters.js';
-import { bothFormats, commonHeaders, PAGE_HEADERS } from './responses.js';
 
-export function describeSearch(defs: readonly ResourceDef[]): JsonObject {
+export function searchProse(defs: readonly ResourceDef[]): Prose {
   const searched = defs.map((def) => `${def.name} by ${searchableFields(def).join(', ')}`).join('; ');
   return {
     operationId: 'search',
@@ -15,15 +14,7 @@ export function describeSearch(defs: readonly ResourceDef[]): JsonObject {
       + 'default representation: fields and sort are not accepted here. types narrows the search; limit and offset page through it, '
       + 'and the Link header points to the neighbouring pages.',
     tags: ['search'],
-    parameters: [param('q.required'), param('limit'), param('offset'), param('types'), param('If-None-Match'), param('Prefer')],
-    responses: {
-      200: {
-        description: 'A page of results; an empty list when nothing matches.',
-        headers: commonHeaders(...PAGE_HEADERS),
-        content: bothFormats(ref('schemas', 'SearchResults'), ref('schemas', 'SearchResultsXml')),
-      },
-      304: ref('responses', 'NotModified'),
-    },
+    answers: { 200: 'A page of results; an empty list when nothing matches.' },
   };
 }
 

@@ -24,15 +24,21 @@ export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 100;
 export const MAX_Q_LENGTH = 200;
 
-/** The parameters every operation under /v<N>/ accepts besides its own. */
+/** The control parameters of SPEC §3: a body may carry them too, and they are never fields. */
 export const CONTROL_PARAMS = ['method', 'suppress_response_codes', 'access_token'] as const;
 
-/** Rejects any parameter outside `accepted` (plus the control parameters), naming it. */
-export function checkKnownParams(params: QueryParams, accepted: readonly string[]): void {
+/**
+ * The control parameters every operation's query string accepts. `method` is not one: an
+ * operation accepts it where its descriptor lists it (GET and POST on a path that offers more),
+ * and an overridden request carries it to the operation it names.
+ */
+export const PATH_CONTROL_PARAMS = ['suppress_response_codes', 'access_token'] as const;
+
+/** Rejects any parameter outside `accepted` (the operation's, control ones included), naming it; `method` passes on an overridden request. */
+export function checkKnownParams(params: QueryParams, accepted: readonly string[], overridden = false): void {
   for (const name of Object.keys(params)) {
-    if (accepted.includes(name) || (CONTROL_PARAMS as readonly string[]).includes(name)) continue;
-    const list = [...accepted, ...CONTROL_PARAMS].join(', ');
-    throw new ApiError('unknownParameter', `The query parameter "${name}" is not accepted here. Accepted parameters: ${list}.`);
+    if (accepted.includes(name) || (overridden && name === 'method')) continue;
+    throw new ApiError('unknownParameter', `The query parameter "${name}" is not accepted here. Accepted parameters: ${accepted.join(', ')}.`);
   }
 }
 

@@ -1,9 +1,10 @@
 // GET /adoptions: the one open operation — adoptable dogs of every tenant, public fields only, CORS for any origin.
 import type { Endpoint } from '../http/endpoint.js';
-import { pagingHeaders, prefersExactCount } from '../http/links.js';
+import { pagingHeaders } from '../http/links.js';
 import { parseFilters, parseLimit, parseOffset, parseSort } from '../query/collection.js';
 import { representedFields, type ResourceDef } from '../resources/definition.js';
 import { dogs } from '../resources/dogs.js';
+import { describe, fieldsOf, filtersOf, IF_NONE_MATCH, LIMIT, NOT_MODIFIED, OFFSET, sortOf } from './descriptor.js';
 import { checkParams, listPage, selectionOf, type RouteDeps } from './operations.js';
 
 /** A public view of the dogs table: only what anyone may see of a dog up for adoption. */
@@ -20,6 +21,13 @@ export const adoptableDogs: ResourceDef = {
 /** What anyone may see of a dog up for adoption: id, name, furColor, location. */
 export const PUBLIC_FIELDS = representedFields(adoptableDogs);
 
+/** Its own components (`adoptions.fields`, …): the view's fields and filters, not the dogs'. */
+const DESCRIPTOR = describe(
+  { kind: 'adoptions' },
+  [fieldsOf('adoptions'), LIMIT, OFFSET, sortOf('adoptions'), ...filtersOf(adoptableDogs, 'adoptions'), IF_NONE_MATCH],
+  [{ status: 200, document: 'public-list', headers: ['ETag', 'Link'] }, NOT_MODIFIED],
+);
+
 export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
   return {
     path: '/adoptions',
@@ -27,9 +35,10 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
     cors: true,
     operations: {
       GET: {
+        descriptor: DESCRIPTOR,
         async run(context) {
           const { query } = context;
-          checkParams(context, ['fields', 'limit', 'offset', 'sort', 'color', 'location']);
+          checkParams(context, DESCRIPTOR);
           // The view's representation is its public fields, so fields and sort accept nothing else.
           const selection = selectionOf(adoptableDogs, context);
           const sort = parseSort(adoptableDogs, query);
@@ -38,11 +47,11 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
           const offset = parseOffset(query);
           // The access stage gave the public view: every tenant's rows, read-only.
           const { document, hasMore } = await listPage(storage, adoptableDogs, context.scope, { filters, sort, limit, offset }, selection);
-          const total = prefersExactCount(context.request) ? await storage.count(adoptableDogs, context.scope, { filters }) : undefined;
+          const total = context.exactCount ? await storage.count(adoptableDogs, context.scope, { filters }) : undefined;
           return {
             status: 200,
             document,
-            headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore, total }),
+            headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total }),
           };
         },
       },

@@ -3,15 +3,24 @@ import type { Endpoint, Operation } from '../http/endpoint.js';
 import { ApiError } from '../errors.js';
 import { convert } from '../conversion/convert.js';
 import type { RateTable } from '../conversion/ecb-rates.js';
-import { checkKnownParams, single, type QueryParams } from '../query/collection.js';
+import { single, type QueryParams } from '../query/collection.js';
 import type { Document } from '../representation/document.js';
+import { AMOUNT, currency, describe, IF_NONE_MATCH, NOT_MODIFIED } from './descriptor.js';
+import { checkParams } from './operations.js';
 
 export const CONVERT_PARAMETERS = ['from', 'to', 'amount'] as const;
 
+const DESCRIPTOR = describe(
+  { kind: 'convert' },
+  [currency('from'), currency('to'), AMOUNT, IF_NONE_MATCH],
+  [{ status: 200, document: 'conversion', headers: ['ETag'] }, NOT_MODIFIED],
+);
+
 export function convertEndpoint(rates: RateTable): Endpoint {
   const get: Operation = {
+    descriptor: DESCRIPTOR,
     async run(context) {
-      checkKnownParams(context.query, CONVERT_PARAMETERS);
+      checkParams(context, DESCRIPTOR);
       const conversion = convert(rates, requiredParameters(context.query));
       const document: Document = { conversion: { ...conversion } };
       return { status: 200, document };

@@ -5,7 +5,7 @@ import { etagOf, ifMatches } from '../http/conditional.js';
 import type { ApiContext } from '../http/context.js';
 import type { Operation } from '../http/endpoint.js';
 import type { Outcome } from '../http/respond.js';
-import { pagingHeaders, prefersExactCount } from '../http/links.js';
+import { pagingHeaders } from '../http/links.js';
 import { expand } from '../plan/expand.js';
 import { readInput } from '../query/body.js';
 import { checkKnownParams, parseFilters, parseLimit, parseOffset, parseQ, parseSort, single } from '../query/collection.js';
@@ -17,41 +17,43 @@ import { resourceByName } from '../resources/index.js';
 import { perDefinition } from '../resources/per-definition.js';
 import { ID_PATTERN } from '../storage/ids.js';
 import type { ListQuery, Precondition, Scope, Storage } from '../storage/storage.js';
+import type { Nesting, OperationDescriptor } from './descriptor.js';
+import {
+  countDescriptor, createDescriptor, listDescriptor, readDescriptor, removeDescriptor, updateDescriptor,
+} from './resource-descriptors.js';
+
+export type { Nesting } from './descriptor.js';
 
 export interface RouteDeps {
   readonly storage: Storage;
   readonly config: Config;
 }
 
-/** A nested path: the items of `def` that one `parent` item reaches through `association`. */
-export interface Nesting {
-  readonly parent: ResourceDef;
-  readonly association: AssociationDef;
-}
-
 /** GET a collection (top-level or nested): fields, paging, filters, sort, q; `searchOnly` makes q required. */
 export function listOperation(def: ResourceDef, { storage, config }: RouteDeps, nesting?: Nesting, searchOnly = false): Operation {
-  const accepted = ['fields', 'limit', 'offset', 'sort', 'q', ...Object.keys(def.filters)];
+  const descriptor = listDescriptor(def, nesting, searchOnly);
   return {
+    descriptor,
     async run(context) {
       const { query, scope } = context;
-      checkParams(context, accepted);
+      checkParams(context, descriptor);
       const selection = selectionOf(def, context);
       const q = parseQ(query);
       if (searchOnly && q === undefined) throw new ApiError('searchInvalid', 'q is required here: give the search text, 1 to 200 characters.');
-      const related = nesting && (await parentRelation(storage, nesting, context));
       const filters = parseFilters(def, query);
       const sort = parseSort(def, query);
       const limit = parseLimit(query);
       const offset = parseOffset(query);
+      // Parameters come before the item (SPEC §8): the parent is looked up once they are all valid.
+      const related = nesting && (await parentRelation(storage, nesting, context));
       const wanted: ListQuery = { filters, q, related, sort, limit, offset };
       const { document, hasMore } = await listPage(storage, def, scope, wanted, selection);
       // The count takes the same criteria; it ignores the sort and the page.
-      const total = prefersExactCount(context.request) ? await storage.count(def, scope, wanted) : undefined;
+      const total = context.exactCount ? await storage.count(def, scope, wanted) : undefined;
       return {
         status: 200,
         document,
-        headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore, total }),
+        headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total }),
       };
     },
   };
@@ -74,9 +76,11 @@ export async function listPage(storage: Storage, def: ResourceDef, scope: Scope,
 }
 
 export function countOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  const descriptor = countDescriptor(def);
   return {
+    descriptor,
     async run(context) {
-      checkParams(context, ['q', ...Object.keys(def.filters)]);
+      checkParams(context, descriptor);
       const total = await storage.count(def, context.scope, { filters: parseFilters(def, context.query), q: parseQ(context.query) });
       return { status: 200, document: countDocument(total) };
     },
@@ -85,17 +89,19 @@ export function countOperation(def: ResourceDef, { storage }: RouteDeps): Operat
 
 /** POST a new item; nested under a parent (`/owners/<id>/dogs`), the item is created already linked to it. */
 export function createOperation(def: ResourceDef, { storage, config }: RouteDeps, nesting?: Nesting): Operation {
+  const descriptor = createDescriptor(def, nesting);
   return {
+    descriptor,
     async run(context, claimed) {
-      checkParams(context, []);
+      checkParams(context, descriptor);
       let values = readInput(def, context.input(), 'create');
       if (nesting && 'reverseField' in nesting.association) {
         const field = nesting.association.reverseField;
-        const parentId = idOf(nesting.parent, context);
+        const parentId = context.id ?? '';
         if (values[field] != null && values[field] !== parentId) {
           throw new ApiError('fieldInvalid', `The body's "${field}" is "${String(values[field])}", but the path creates the ${def.singular} for ${nesting.parent.singular} "${parentId}". Leave "${field}" out, or make it the same.`);
         }
-        if (!(await storage.get(nesting.parent, context.scope, parentId))) throw notFound(nesting.parent, parentId);
+        if (!(await storage.get(nesting.parent, context.scope, idOf(nesting.parent, context)))) throw notFound(nesting.parent, parentId);
         values = { ...values, [field]: parentId };
       }
       const item = await storage.create(def, context.scope, values, claimed?.answering((created) => createdOutcome(def, config, context.version, created)));
@@ -112,9 +118,11 @@ function createdOutcome(def: ResourceDef, config: Config, version: number, item:
 }
 
 export function readOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  const descriptor = readDescriptor(def);
   return {
+    descriptor,
     async run(context) {
-      checkParams(context, ['fields']);
+      checkParams(context, descriptor);
       const selection = selectionOf(def, context);
       const id = idOf(def, context);
       const item = await storage.get(def, context.scope, id);
@@ -127,11 +135,13 @@ export function readOperation(def: ResourceDef, { storage }: RouteDeps): Operati
 }
 
 export function updateOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  const descriptor = updateDescriptor(def);
   return {
+    descriptor,
     async run(context) {
-      checkParams(context, []);
-      const id = idOf(def, context);
+      checkParams(context, descriptor);
       const values = readInput(def, context.input(), 'update');
+      const id = idOf(def, context);
       const item = await storage.update(def, context.scope, id, values, ifMatchCheck(def, context));
       if (!item) throw notFound(def, id);
       return { status: 200, document: itemDocument(def.singular, item, defaultSelection(def)) };
@@ -140,9 +150,11 @@ export function updateOperation(def: ResourceDef, { storage }: RouteDeps): Opera
 }
 
 export function removeOperation(def: ResourceDef, { storage }: RouteDeps): Operation {
+  const descriptor = removeDescriptor(def);
   return {
+    descriptor,
     async run(context) {
-      checkParams(context, []);
+      checkParams(context, descriptor);
       const id = idOf(def, context);
       if (!(await storage.remove(def, context.scope, id, ifMatchCheck(def, context)))) throw notFound(def, id);
       return { status: 200 };
@@ -150,10 +162,10 @@ export function removeOperation(def: ResourceDef, { storage }: RouteDeps): Opera
   };
 }
 
-/** On an overridden GET the query string carries the fields, which the body rules check instead. */
-export function checkParams(context: ApiContext<Scope>, accepted: readonly string[]): void {
-  if (context.overridden && context.request.method === 'GET') return;
-  checkKnownParams(context.query, accepted);
+/** The query parameters the descriptor accepts; on an overridden GET the query string carries the fields, which the body rules check instead. */
+export function checkParams(context: ApiContext<Scope>, descriptor: OperationDescriptor): void {
+  if (context.fieldsInQuery) return;
+  checkKnownParams(context.query, descriptor.accepted, context.overridden);
 }
 
 /** Resolved `fields` selections by resource and text: clients repeat the same few, and parsing one costs more than using it. */
@@ -182,14 +194,14 @@ async function parentRelation(storage: Storage, nesting: Nesting, context: ApiCo
 }
 
 function idOf(def: ResourceDef, context: ApiContext): string {
-  const { id } = context.request.params as { id: string };
+  const id = context.id ?? '';
   if (!ID_PATTERN.test(id)) throw notFound(def, id);
   return id;
 }
 
 /** With If-Match, the write goes ahead only if the item's current ETag (a GET without fields) matches. */
 function ifMatchCheck(def: ResourceDef, context: ApiContext): Precondition | undefined {
-  const header = context.request.headers['if-match'];
+  const header = context.ifMatch;
   if (header === undefined) return undefined;
   return (current) => {
     const etag = etagOf(serialize(context.format, itemDocument(def.singular, current, defaultSelection(def))));

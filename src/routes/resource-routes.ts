@@ -5,6 +5,7 @@ import { resourceByName } from '../resources/index.js';
 import {
   countOperation, createOperation, listOperation, readOperation, removeOperation, updateOperation, type RouteDeps,
 } from './operations.js';
+import { nestedCreates } from './resource-descriptors.js';
 
 export type { RouteDeps } from './operations.js';
 
@@ -17,8 +18,8 @@ export function resourceEndpoints(def: ResourceDef, deps: RouteDeps): Endpoint[]
   for (const [name, association] of Object.entries(def.associations)) {
     if (association.kind !== 'many' || !association.nestedPath) continue;
     const target = resourceByName(association.target)!;
-    const nesting = { parent: def, association };
-    const owning = 'reverseField' in association && association.nestedCreate === true;
+    const nesting = { parent: def, name, association };
+    const owning = nestedCreates(nesting);
     endpoints.push({
       path: `/${def.name}/:id/${name}`,
       operations: { GET: listOperation(target, deps, nesting), ...(owning ? { POST: createOperation(target, deps, nesting) } : {}) },

@@ -1,22 +1,30 @@
 // GET /search: one search over every resource the requester can see, in the `results` envelope, best match first.
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
-import { pagingHeaders, prefersExactCount } from '../http/links.js';
+import { pagingHeaders } from '../http/links.js';
 import { parseLimit, parseOffset, parseQ, single } from '../query/collection.js';
 import { defaultSelection } from '../query/selection.js';
 import { shapeItem, type Document } from '../representation/document.js';
 import type { ResourceDef } from '../resources/definition.js';
 import { resourceByName, resources } from '../resources/index.js';
+import { describe, IF_NONE_MATCH, LIMIT, NOT_MODIFIED, OFFSET, PAGE_HEADERS, PREFER, Q_REQUIRED, TYPES } from './descriptor.js';
 import { checkParams, type RouteDeps } from './operations.js';
+
+const DESCRIPTOR = describe(
+  { kind: 'search' },
+  [Q_REQUIRED, LIMIT, OFFSET, TYPES, IF_NONE_MATCH, PREFER],
+  [{ status: 200, document: 'results', headers: PAGE_HEADERS }, NOT_MODIFIED],
+);
 
 export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
   return {
     path: '/search',
     operations: {
       GET: {
+        descriptor: DESCRIPTOR,
         async run(context) {
           const { query, scope } = context;
-          checkParams(context, ['q', 'limit', 'offset', 'types']);
+          checkParams(context, DESCRIPTOR);
           const q = parseQ(query);
           if (q === undefined) throw new ApiError('searchInvalid', 'q is required: give the search text, 1 to 200 characters, for example /search?q=rex.');
           const types = parseTypes(single(query, 'types'));
@@ -24,12 +32,12 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
           const offset = parseOffset(query);
           const { hits, hasMore } = await storage.search(scope, { q, types, limit, offset });
           let total: number | undefined;
-          if (prefersExactCount(context.request)) {
+          if (context.exactCount) {
             const counts = await Promise.all(types.map((def) => storage.count(def, scope, { filters: [], q })));
             total = counts.reduce((sum, count) => sum + count, 0);
           }
           const document: Document = { results: hits.map(({ def, item }) => ({ [def.singular]: shapeItem(item, defaultSelection(def)) })) };
-          return { status: 200, document, headers: pagingHeaders(context.request, config.publicUrl, { limit, offset, hasMore, total }) };
+          return { status: 200, document, headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total }) };
         },
       },
     },

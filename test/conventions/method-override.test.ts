@@ -95,3 +95,41 @@ test('suppress_response_codes works on overridden requests and in XML', async (t
   assert.equal(response.statusCode, 200);
   assert.match(response.body, /<error><response_code>400<\/response_code>/);
 });
+
+test('method on a PUT or DELETE is refused with 1005 and changes nothing, whatever its value', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  for (const value of ['bogus', 'delete', 'put', 'DELETE']) {
+    const del = await api.request({ method: 'DELETE', url: `/v2/dogs/${dog.id}?method=${value}` });
+    assert.equal(del.statusCode, 400, `DELETE ?method=${value}`);
+    assert.equal(del.json().code, 1005);
+    assert.match(del.json().message, /applies only to a GET or a POST; this request is a DELETE/);
+    const put = await api.request({ method: 'PUT', url: `/v2/dogs/${dog.id}?method=${value}`, json: { name: 'Max' } });
+    assert.equal(put.statusCode, 400, `PUT ?method=${value}`);
+    assert.equal(put.json().code, 1005);
+  }
+  const header = await api.request({ method: 'PUT', url: `/v2/dogs/${dog.id}`, headers: { 'x-http-method-override': 'DELETE' }, json: { name: 'Max' } });
+  assert.equal(header.statusCode, 400);
+  assert.equal(header.json().code, 1005);
+  const kept = await api.request({ url: `/v2/dogs/${dog.id}` });
+  assert.equal(kept.statusCode, 200);
+  assert.equal(kept.json().dog.name, 'Rex');
+});
+
+test('an override is refused before the token is checked, as a method error (SPEC §8)', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ method: 'DELETE', url: '/v2/dogs/abc?method=bogus', token: null });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 1005);
+});
+
+test('a PUT and a DELETE without an override still work', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  const put = await api.request({ method: 'PUT', url: `/v2/dogs/${dog.id}`, json: { name: 'Max' } });
+  assert.equal(put.statusCode, 200);
+  assert.equal(put.json().dog.name, 'Max');
+  const del = await api.request({ method: 'DELETE', url: `/v2/dogs/${dog.id}` });
+  assert.equal(del.statusCode, 200);
+  assert.equal(del.body, '');
+});

@@ -147,7 +147,7 @@ const BAD: ReadonlyArray<[string, number, RegExp]> = [
   ['from=EUR&to=USD&amount=1,5', 6001, /"1,5" is not/],
   ['from=EUR&to=USD&amount=1234567890123456', 6001, /"1234567890123456" has 16 digits before the point/],
   ['from=EUR&to=USD&amount=1.1234567', 6001, /"1\.1234567" has 7 digits after the point/],
-  ['from=EUR&to=USD&amount=100&amt=5', 2000, /^The query parameter "amt" is not accepted here\. Accepted parameters: from, to, amount, method, suppress_response_codes, access_token\.$/],
+  ['from=EUR&to=USD&amount=100&amt=5', 2000, /^The query parameter "amt" is not accepted here\. Accepted parameters: from, to, amount, suppress_response_codes, access_token\.$/],
   ['from=EUR&from=GBP&to=USD&amount=1', 2009, /"from" is given 2 times/],
 ];
 

@@ -76,7 +76,16 @@ test('q is 1 to 200 characters of text', () => {
 });
 
 test('an unknown parameter is named, with the accepted ones listed', () => {
-  assert.doesNotThrow(() => checkKnownParams({ limit: '1', suppress_response_codes: 'true', method: 'post', access_token: 'x' }, ['limit']));
-  assert.throws(() => checkKnownParams({ colour: 'brown' }, ['color']), (error: ApiError) =>
-    error.errorName === 'unknownParameter' && /"colour"/.test(error.message) && /color, method, suppress_response_codes, access_token/.test(error.message));
+  const accepted = ['limit', 'suppress_response_codes', 'access_token'];
+  assert.doesNotThrow(() => checkKnownParams({ limit: '1', suppress_response_codes: 'true', access_token: 'x' }, accepted));
+  assert.throws(() => checkKnownParams({ colour: 'brown' }, ['color', 'method', 'suppress_response_codes', 'access_token']), (error: ApiError) =>
+    error.errorName === 'unknownParameter' && /"colour"/.test(error.message) && /Accepted parameters: color, method, suppress_response_codes, access_token\.$/.test(error.message));
+});
+
+test('method passes only where accepted, or on an overridden request, which carries it to the operation it names', () => {
+  const accepted = ['limit', 'suppress_response_codes', 'access_token'];
+  assert.throws(() => checkKnownParams({ method: 'put' }, accepted), (error: ApiError) =>
+    error.errorName === 'unknownParameter' && /"method"/.test(error.message) && /Accepted parameters: limit, suppress_response_codes, access_token\.$/.test(error.message));
+  assert.doesNotThrow(() => checkKnownParams({ method: 'put' }, accepted, true));
+  assert.throws(() => checkKnownParams({ colour: 'x' }, accepted, true), (error: ApiError) => error.errorName === 'unknownParameter');
 });
