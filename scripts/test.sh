@@ -20,8 +20,8 @@ stop_postgres() {
 trap 'stop_postgres; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
-# The server starts in the background while the SQLite run goes on (test/pg/server.ts).
-node --import tsx test/pg/server.ts "$work/pg.env" $$ >"$work/pg.log" 2>&1 &
+# The server starts in the background while the SQLite run goes on (test/pg/postgres-server.ts).
+node --import tsx test/pg/postgres-server.ts "$work/pg.env" $$ >"$work/pg.log" 2>&1 &
 pg_pid=$!
 
 # A terminal gets the readable reporter; CI (no terminal) gets TAP. A TAP copy of each run is kept for the totals.

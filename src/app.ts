@@ -6,7 +6,7 @@ import { TokenVerifier } from './auth/token-verifier.js';
 import type { Config } from './config.js';
 import { loadRates } from './conversion/load-rates.js';
 import { ApiError } from './errors.js';
-import { BODY_LIMIT, registerRawBody } from './http/body.js';
+import { BODY_LIMIT, registerRawBody } from './http/raw-body.js';
 import { deprecationStage, registerDeprecation, type DeprecationStage } from './http/deprecation.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';

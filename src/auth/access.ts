@@ -5,7 +5,7 @@ import type { Verb } from '../http/context.js';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import type { QueryParams } from '../query/collection.js';
 import { PUBLIC_SCOPE, type PublicScope, type Scope, type TenantScope } from '../storage/storage.js';
-import { readBody } from '../http/body.js';
+import { readBody } from '../http/raw-body.js';
 import type { Principal, TokenVerifier } from './token-verifier.js';
 
 /** Who sends a request (the OAuth client, or the IP of an open one) and whose data it sees. */

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import type { QueryParams } from '../query/collection.js';
 import { formatFromAccept, formatFromSuffix, type Format } from '../representation/formats.js';
 import type { Scope, TenantScope } from '../storage/storage.js';
-import { readBody } from './body.js';
+import { readBody } from './raw-body.js';
 import { formatSuffixOf } from './format-suffix.js';
 import { prefersExactCount } from './links.js';
 

@@ -1,10 +1,10 @@
 // Describes GET /adoptions, the one open operation: the public fields of adoptable dogs from every account.
-import { itemSchema } from '../resources/schemas.js';
+import { itemSchema } from '../resources/resource-schemas.js';
 import { adoptableDogs, PUBLIC_FIELDS as ROUTE_PUBLIC_FIELDS } from '../routes/adoptions-routes.js';
 import type { Prose } from './describe-operation.js';
 import { ref, toJsonSchema, type JsonObject } from './json-schema.js';
 import { filterParameter, inQuery } from './parameters.js';
-import { envelope, listXml } from './schemas.js';
+import { envelope, listXml } from './component-schemas.js';
 
 /** The public fields, exactly those the route serves. */
 const PUBLIC_FIELDS: string[] = [...ROUTE_PUBLIC_FIELDS];

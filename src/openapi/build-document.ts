@@ -11,12 +11,12 @@ import { resourceEndpoints, type RouteDeps } from '../routes/resource-routes.js'
 import { searchEndpoint } from '../routes/search-routes.js';
 import type { Storage } from '../storage/storage.js';
 import { adoptionParameters, adoptionSchemas } from './adoptions.js';
-import { convertSchemas } from './convert.js';
+import { convertSchemas } from './convert-path.js';
 import type { JsonObject } from './json-schema.js';
 import { resourceParameters, sharedParameters } from './parameters.js';
 import { pathItem } from './paths.js';
 import { headerComponents, responseComponents } from './responses.js';
-import { resourceSchemas, sharedSchemas, type ResourceLookup } from './schemas.js';
+import { resourceSchemas, sharedSchemas, type ResourceLookup } from './component-schemas.js';
 import { searchParameters, searchSchemas } from './search.js';
 import { securitySchemes } from './security.js';
 

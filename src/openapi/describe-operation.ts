@@ -2,9 +2,9 @@
 import type { ResourceDef } from '../resources/definition.js';
 import type { AnswerDescriptor, OperationDescriptor, ParameterDescriptor, ServiceOperationDescriptor } from '../routes/descriptor.js';
 import { adoptionsProse } from './adoptions.js';
-import { convertParameter, convertProse } from './convert.js';
+import { convertParameter, convertProse } from './convert-path.js';
 import { ref, schemaNames, type JsonObject } from './json-schema.js';
-import { requestBody, resourceProse } from './operations.js';
+import { requestBody, resourceProse } from './resource-operation-words.js';
 import { answerResponse } from './responses.js';
 import { searchProse } from './search.js';
 

@@ -3,7 +3,7 @@ import type { AssociationDef, ResourceDef } from '../resources/definition.js';
 import type { Nesting } from '../routes/descriptor.js';
 import type { Prose } from './describe-operation.js';
 import { withArticle, capitalize } from './json-schema.js';
-import { createdAnswer, createdNote, searchNote } from './operations.js';
+import { createdAnswer, createdNote, searchNote } from './resource-operation-words.js';
 
 interface Nested {
   readonly parent: ResourceDef;

@@ -4,7 +4,7 @@ import type { AuthStore } from '../auth/auth-store.js';
 import { SCOPES } from '../auth/oauth-server.js';
 import { hashPassword, randomSecret, secretHash } from '../auth/secrets.js';
 import { ApiError } from '../errors.js';
-import { readBody } from '../http/body.js';
+import { readBody } from '../http/raw-body.js';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { serialize } from '../representation/document.js';

@@ -5,7 +5,7 @@ import { parseFilters, parseLimit, parseOffset, parseSort } from '../query/colle
 import { representedFields, type ResourceDef } from '../resources/definition.js';
 import { dogs } from '../resources/dogs.js';
 import { describe, fieldsOf, filtersOf, IF_NONE_MATCH, LIMIT, NOT_MODIFIED, OFFSET, sortOf } from './descriptor.js';
-import { checkParams, listPage, selectionOf, type RouteDeps } from './operations.js';
+import { checkParams, listPage, selectionOf, type RouteDeps } from './resource-operations.js';
 
 /** A public view of the dogs table: only what anyone may see of a dog up for adoption. */
 export const adoptableDogs: ResourceDef = {

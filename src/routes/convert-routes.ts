@@ -6,7 +6,7 @@ import type { RateTable } from '../conversion/ecb-rates.js';
 import { single, type QueryParams } from '../query/collection.js';
 import type { Document } from '../representation/document.js';
 import { AMOUNT, currency, describe, IF_NONE_MATCH, NOT_MODIFIED } from './descriptor.js';
-import { checkParams } from './operations.js';
+import { checkParams } from './resource-operations.js';
 
 export const CONVERT_PARAMETERS = ['from', 'to', 'amount'] as const;
 

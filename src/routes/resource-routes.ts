@@ -4,10 +4,10 @@ import type { ResourceDef } from '../resources/definition.js';
 import { resourceByName } from '../resources/index.js';
 import {
   countOperation, createOperation, listOperation, readOperation, removeOperation, updateOperation, type RouteDeps,
-} from './operations.js';
+} from './resource-operations.js';
 import { nestedCreates } from './resource-descriptors.js';
 
-export type { RouteDeps } from './operations.js';
+export type { RouteDeps } from './resource-operations.js';
 
 export function resourceEndpoints(def: ResourceDef, deps: RouteDeps): Endpoint[] {
   const endpoints: Endpoint[] = [

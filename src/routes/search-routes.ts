@@ -8,7 +8,7 @@ import { shapeItem, type Document } from '../representation/document.js';
 import type { ResourceDef } from '../resources/definition.js';
 import { resourceByName, resources } from '../resources/index.js';
 import { describe, IF_NONE_MATCH, LIMIT, NOT_MODIFIED, OFFSET, PAGE_HEADERS, PREFER, Q_REQUIRED, TYPES } from './descriptor.js';
-import { checkParams, type RouteDeps } from './operations.js';
+import { checkParams, type RouteDeps } from './resource-operations.js';
 
 const DESCRIPTOR = describe(
   { kind: 'search' },

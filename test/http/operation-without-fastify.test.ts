@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
 import { contextOf, type Intent } from '../../src/http/context.js';
-import { createOperation, listOperation, readOperation, updateOperation } from '../../src/routes/operations.js';
+import { createOperation, listOperation, readOperation, updateOperation } from '../../src/routes/resource-operations.js';
 import { dogs } from '../../src/resources/dogs.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 import { serialize } from '../../src/representation/document.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { migrations } from '../../src/storage/sqlite/migrations.js';
+import { migrations } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { eventually, parseLine, request, startService, tempDataDir, waitForLog, authorize } from './process-helper.js';
 
 test('the service logs JSON lines: where the API and portal are on start, and each request with its reqId', async (t) => {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createStorage } from '../../src/storage/create-storage.js';
-import { migrations } from '../../src/storage/sqlite/migrations.js';
+import { migrations } from '../../src/storage/sqlite/sqlite-migrations.js';
 import { freePort, tempDataDir } from './process-helper.js';
 
 test('without DATABASE_URL the storage is SQLite in DATA_DIR/registry.sqlite, in WAL mode, owned by one process', async (t) => {

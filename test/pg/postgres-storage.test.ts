@@ -6,7 +6,7 @@ import { ApiError } from '../../src/errors.js';
 import { dogs } from '../../src/resources/dogs.js';
 import { foods } from '../../src/resources/foods.js';
 import { owners } from '../../src/resources/owners.js';
-import { migrations } from '../../src/storage/postgres/migrations.js';
+import { migrations } from '../../src/storage/postgres/postgres-migrations.js';
 import { Connection } from '../../src/storage/postgres/connection.js';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';

@@ -1,6 +1,6 @@
 // Applies the PostgreSQL migrations on start: in one transaction, under an advisory lock, recorded in schema_migrations.
 import type pg from 'pg';
-import { migrations } from './migrations.js';
+import { migrations } from './postgres-migrations.js';
 
 /**
  * The key of the advisory lock the nodes take to migrate ("dogreg" in ASCII): when several

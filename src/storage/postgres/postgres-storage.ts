@@ -12,7 +12,7 @@ import { Connection, type Executor } from './connection.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
 import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.js';
 import { runMigrations } from './migrate.js';
-import { orderBy, Params, relatedQuery, selectList, whereClause } from './sql.js';
+import { orderBy, Params, relatedQuery, selectList, whereClause } from './postgres-sql.js';
 
 type Row = FieldValue[];
 

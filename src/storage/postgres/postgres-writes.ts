@@ -6,7 +6,7 @@ import { perDefinition } from '../../resources/per-definition.js';
 import { referenceNotFound, toItem } from '../items.js';
 import type { IdempotencyClaim, IdempotencyKey, Precondition, TenantScope } from '../storage.js';
 import type { Connection, Executor } from './connection.js';
-import { insertStatement, Params, selectList } from './sql.js';
+import { insertStatement, Params, selectList } from './postgres-sql.js';
 import { searchColumns } from './text-search.js';
 
 /** Claims released again and again under our feet: the client is told to retry, as for a claim in progress. */

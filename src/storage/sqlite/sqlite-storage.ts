@@ -15,8 +15,8 @@ import type {
 import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
-import { migrations } from './migrations.js';
-import { BOUND_INTEGER, byIdQuery, fromClause, jsonObjectOf, relatedQuery, selectList, sortKey, whereClause } from './sql.js';
+import { migrations } from './sqlite-migrations.js';
+import { BOUND_INTEGER, byIdQuery, fromClause, jsonObjectOf, relatedQuery, selectList, sortKey, whereClause } from './sqlite-sql.js';
 import { SqliteWrites } from './sqlite-writes.js';
 
 export class SqliteStorage implements Storage {

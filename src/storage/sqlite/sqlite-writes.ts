@@ -5,7 +5,7 @@ import { answerParams, claimParams, IDEMPOTENCY_SQL, keyParams, verdictOf, type 
 import { referenceNotFound, toItem } from '../items.js';
 import { indexedWords } from '../search-words.js';
 import type { IdempotencyClaim, IdempotencyKey, TenantScope } from '../storage.js';
-import { currentQuery, insertQuery, searchIndexInsert } from './sql.js';
+import { currentQuery, insertQuery, searchIndexInsert } from './sqlite-sql.js';
 import type { Statements } from './statements.js';
 
 /** The shared statements with SQLite's placeholders: each `$n` is used once and in order, so `?` binds the same. */

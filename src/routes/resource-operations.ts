@@ -7,7 +7,7 @@ import type { Operation } from '../http/endpoint.js';
 import type { Outcome } from '../http/respond.js';
 import { pagingHeaders } from '../http/links.js';
 import { expand } from '../plan/expand.js';
-import { readInput } from '../query/body.js';
+import { readInput } from '../query/write-values.js';
 import { checkKnownParams, parseFilters, parseLimit, parseOffset, parseQ, parseSort, single } from '../query/collection.js';
 import { defaultSelection, resolveFields, type Selection } from '../query/selection.js';
 import { countDocument, itemDocument, listDocument, serialize, type Body } from '../representation/document.js';

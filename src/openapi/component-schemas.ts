@@ -1,6 +1,6 @@
 // The component schemas of the document: each resource's item, bodies and envelopes, and the shared error and count.
 import type { AssociationDef, ResourceDef } from '../resources/definition.js';
-import { createSchema, itemSchema, updateSchema } from '../resources/schemas.js';
+import { createSchema, itemSchema, updateSchema } from '../resources/resource-schemas.js';
 import { ref, schemaNames, toJsonSchema, type JsonObject } from './json-schema.js';
 
 export type ResourceLookup = (name: string) => ResourceDef | undefined;
