@@ -7,15 +7,17 @@ const [answersFile, port] = process.argv.slice(2);
 const answers = JSON.parse(fs.readFileSync(answersFile, 'utf8'));
 for (const answer of Object.values(answers)) answer.bytes = Buffer.from(answer.body, 'utf8');
 
-http.createServer((request, response) => {
-  const answer = answers[`${request.method} ${request.url}`];
-  request.resume();
-  request.on('end', () => {
-    if (!answer) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(answer.status, { ...answer.headers, 'content-length': answer.bytes.length });
-    response.end(answer.bytes);
-  });
-}).listen(Number(port), '127.0.0.1');
+http
+  .createServer((request, response) => {
+    const answer = answers[`${request.method} ${request.url}`];
+    request.resume();
+    request.on('end', () => {
+      if (!answer) {
+        response.writeHead(404).end();
+        return;
+      }
+      response.writeHead(answer.status, { ...answer.headers, 'content-length': answer.bytes.length });
+      response.end(answer.bytes);
+    });
+  })
+  .listen(Number(port), '127.0.0.1');

@@ -9,8 +9,24 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  DATA_DIR, DOGS, benchOperations, combine, credentials, fmt, freshCopy, idle, peakRssMiB, seeded, serverCommand, serverEnv, start, table, waitFor, wrk,
-  type Operation, type WrkResult,
+  DATA_DIR,
+  DOGS,
+  benchOperations,
+  combine,
+  credentials,
+  fmt,
+  freshCopy,
+  idle,
+  peakRssMiB,
+  seeded,
+  serverCommand,
+  serverEnv,
+  start,
+  table,
+  waitFor,
+  wrk,
+  type Operation,
+  type WrkResult,
 } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -60,16 +76,28 @@ async function main(): Promise<void> {
       const base = combine(baselineSlices);
       const ratio = measured.requestsPerSecond / base.requestsPerSecond;
       rows.push([
-        operation.name, fmt(measured.requestsPerSecond), `${measured.p50.toFixed(2)} / ${measured.p99.toFixed(2)}`,
-        fmt(base.requestsPerSecond), ratio.toFixed(2), operation.target ? `≥ ${operation.target} ${ratio >= operation.target ? 'met' : 'MISSED'}` : 'report',
-        String(measured.failures), peakRssMiB(server.pid!).toFixed(0),
+        operation.name,
+        fmt(measured.requestsPerSecond),
+        `${measured.p50.toFixed(2)} / ${measured.p99.toFixed(2)}`,
+        fmt(base.requestsPerSecond),
+        ratio.toFixed(2),
+        operation.target ? `≥ ${operation.target} ${ratio >= operation.target ? 'met' : 'MISSED'}` : 'report',
+        String(measured.failures),
+        peakRssMiB(server.pid!).toFixed(0),
       ]);
-      console.log(`  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs baseline ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}`);
+      console.log(
+        `  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs baseline ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}`,
+      );
     }
     const peakRss = peakRssMiB(server.pid!);
-    console.log(`\nDog Registry bench: ${DOGS} dogs, ${CONNECTIONS} connections, ${SLICES * SLICE_SECONDS} s per operation each for the server and the baseline`
-      + ` (in ${SLICES} alternating slices; p50 and p99 are the slices' medians), server on core 0, wrk on core 1\n`);
-    table(['operation', 'req/s', 'p50 / p99 ms', 'baseline req/s', 'ratio', 'target', 'non-2xx', 'peak RSS MiB so far'], rows);
+    console.log(
+      `\nDog Registry bench: ${DOGS} dogs, ${CONNECTIONS} connections, ${SLICES * SLICE_SECONDS} s per operation each for the server and the baseline` +
+        ` (in ${SLICES} alternating slices; p50 and p99 are the slices' medians), server on core 0, wrk on core 1\n`,
+    );
+    table(
+      ['operation', 'req/s', 'p50 / p99 ms', 'baseline req/s', 'ratio', 'target', 'non-2xx', 'peak RSS MiB so far'],
+      rows,
+    );
     console.log(`\nserver peak RSS: ${peakRss.toFixed(1)} MiB (target < 150 MiB: ${peakRss < 150 ? 'met' : 'MISSED'})`);
     fs.rmSync(answersFile, { force: true });
   } finally {
@@ -81,7 +109,10 @@ async function main(): Promise<void> {
 /** The operations named (all when none is), or an error listing the names. */
 function chosen(operations: Operation[], names: string[]): Operation[] {
   const unknown = names.filter((name) => !operations.some((operation) => operation.name === name));
-  if (unknown.length > 0) throw new Error(`unknown operation ${unknown.join(', ')}; the operations are: ${operations.map((operation) => operation.name).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown operation ${unknown.join(', ')}; the operations are: ${operations.map((operation) => operation.name).join(', ')}`,
+    );
   return names.length === 0 ? operations : operations.filter((operation) => names.includes(operation.name));
 }
 
@@ -90,15 +121,23 @@ async function recordAnswers(operations: Operation[]): Promise<Record<string, un
   const answers: Record<string, unknown> = {};
   for (const operation of operations) {
     const response = await fetch(`http://127.0.0.1:${SERVER_PORT}${operation.path}`, {
-      method: operation.method, body: operation.body,
-      headers: { ...operation.headers, ...(operation.body ? { 'content-type': operation.type ?? 'application/json' } : {}) },
+      method: operation.method,
+      body: operation.body,
+      headers: {
+        ...operation.headers,
+        ...(operation.body ? { 'content-type': operation.type ?? 'application/json' } : {}),
+      },
     });
     const headers: Record<string, string> = {};
     for (const name of ['content-type', 'vary', 'etag', 'link', 'x-request-id']) {
       const value = response.headers.get(name);
       if (value !== null) headers[name] = value;
     }
-    answers[`${operation.method} ${operation.path}`] = { status: response.status, headers, body: await response.text() };
+    answers[`${operation.method} ${operation.path}`] = {
+      status: response.status,
+      headers,
+      body: await response.text(),
+    };
   }
   return answers;
 }

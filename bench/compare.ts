@@ -11,7 +11,19 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  DATA_DIR, benchOperations, credentials, fmt, freshCopy, seeded, serverCommand, serverEnv, start, table, waitFor, wrk, type Operation,
+  DATA_DIR,
+  benchOperations,
+  credentials,
+  fmt,
+  freshCopy,
+  seeded,
+  serverCommand,
+  serverEnv,
+  start,
+  table,
+  waitFor,
+  wrk,
+  type Operation,
 } from './harness.js';
 import type { Seeded } from './seed.js';
 
@@ -45,12 +57,21 @@ async function main(): Promise<void> {
       const [rateOther, rateCurrent] = swapped ? [rateSecond, rateFirst] : [rateFirst, rateSecond];
       ratios.push(rateCurrent / rateOther);
       rates.push([rateOther, rateCurrent]);
-      console.log(`  ${name}${swapped ? ' (swapped)' : ''}: ${other.label} ${fmt(rateOther)} req/s, working tree ${fmt(rateCurrent)} req/s`);
+      console.log(
+        `  ${name}${swapped ? ' (swapped)' : ''}: ${other.label} ${fmt(rateOther)} req/s, working tree ${fmt(rateCurrent)} req/s`,
+      );
     }
     const mean = ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length;
-    rows.push([name, rates.map(([rate]) => fmt(rate)).join(' / '), rates.map(([, rate]) => fmt(rate)).join(' / '), mean.toFixed(2)]);
+    rows.push([
+      name,
+      rates.map(([rate]) => fmt(rate)).join(' / '),
+      rates.map(([, rate]) => fmt(rate)).join(' / '),
+      mean.toFixed(2),
+    ]);
   }
-  console.log(`\nBoth builds on core 0 at once, ${CONNECTIONS} wrk connections each on core 1, ${SECONDS} s per run, two runs (the second swapped)\n`);
+  console.log(
+    `\nBoth builds on core 0 at once, ${CONNECTIONS} wrk connections each on core 1, ${SECONDS} s per run, two runs (the second swapped)\n`,
+  );
   table(['operation', `${other.label} req/s`, 'working tree req/s', 'working tree ÷ other (> 1: faster)'], rows);
 }
 
@@ -67,7 +88,10 @@ function buildCommit(ref: string): Build {
     execFileSync('tar', ['-x', '-C', dir], { input: archive });
     execFileSync('npx', ['tsc', '-p', path.join(dir, 'tsconfig.json')], { stdio: 'inherit' });
   }
-  return { label: `${ref} (${sha.slice(0, 7)})`, command: serverCommand(entry, execFileSync('git', ['show', `${sha}:package.json`], { encoding: 'utf8' })) };
+  return {
+    label: `${ref} (${sha.slice(0, 7)})`,
+    command: serverCommand(entry, execFileSync('git', ['show', `${sha}:package.json`], { encoding: 'utf8' })),
+  };
 }
 
 /** Loads both builds at once for one operation; returns their req/s. */
@@ -79,21 +103,35 @@ async function duel(first: Build, second: Build, operationName: string, data: Se
     return { port, child: start(build.label, build.command, serverEnv(port, dataDir)) };
   });
   try {
-    const operations = await Promise.all(servers.map(async ({ port }) => {
-      await waitFor(`http://127.0.0.1:${port}/healthz`);
-      const found = benchOperations(data, await credentials(`http://127.0.0.1:${port}`, data.clientId, data.clientSecret))
-        .find((operation) => operation.name === operationName);
-      if (!found) throw new Error(`no operation named "${operationName}"; the bench's operations are listed in bench/harness.ts`);
-      return found;
-    }));
-    const load = (seconds: number) => Promise.all(servers.map(({ port }, index) => wrk(port, operations[index] as Operation, seconds, CONNECTIONS)));
+    const operations = await Promise.all(
+      servers.map(async ({ port }) => {
+        await waitFor(`http://127.0.0.1:${port}/healthz`);
+        const found = benchOperations(
+          data,
+          await credentials(`http://127.0.0.1:${port}`, data.clientId, data.clientSecret),
+        ).find((operation) => operation.name === operationName);
+        if (!found)
+          throw new Error(
+            `no operation named "${operationName}"; the bench's operations are listed in bench/harness.ts`,
+          );
+        return found;
+      }),
+    );
+    const load = (seconds: number) =>
+      Promise.all(servers.map(({ port }, index) => wrk(port, operations[index] as Operation, seconds, CONNECTIONS)));
     await load(WARMUP_SECONDS);
     const [a, b] = await load(SECONDS);
-    if (a!.failures + b!.failures > 0) throw new Error(`${operationName}: non-2xx answers (${a!.failures}, ${b!.failures})`);
+    if (a!.failures + b!.failures > 0)
+      throw new Error(`${operationName}: non-2xx answers (${a!.failures}, ${b!.failures})`);
     return [a!.requestsPerSecond, b!.requestsPerSecond];
   } finally {
     for (const { child } of servers) child.kill('SIGTERM');
-    await Promise.all(servers.map(({ child }) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+    await Promise.all(
+      servers.map(
+        ({ child }) =>
+          new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))),
+      ),
+    );
   }
 }
 

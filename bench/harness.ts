@@ -33,7 +33,10 @@ export interface WrkResult {
 }
 
 /** The operations measured, with their targets (ratio to the baseline) where the issue sets one. */
-export function benchOperations({ dogId, ownerId }: Pick<Seeded, 'dogId' | 'ownerId'>, { bearer, basic }: { bearer: string; basic: string }): Operation[] {
+export function benchOperations(
+  { dogId, ownerId }: Pick<Seeded, 'dogId' | 'ownerId'>,
+  { bearer, basic }: { bearer: string; basic: string },
+): Operation[] {
   const auth = { authorization: bearer };
   return [
     { name: 'GET one (authorized)', method: 'GET', path: `/v1/dogs/${dogId}`, headers: auth, target: 0.5 },
@@ -41,10 +44,30 @@ export function benchOperations({ dogId, ownerId }: Pick<Seeded, 'dogId' | 'owne
     { name: 'list filtered by color', method: 'GET', path: '/v1/dogs?color=brown', headers: auth },
     { name: 'list with fields', method: 'GET', path: '/v1/dogs?fields=name,furColor', headers: auth },
     { name: 'search q', method: 'GET', path: '/v1/dogs?q=rex', headers: auth },
-    { name: 'owner with fields=name,dogs(name)', method: 'GET', path: `/v1/owners/${ownerId}?fields=name,dogs(name)`, headers: auth, target: 0.3 },
+    {
+      name: 'owner with fields=name,dogs(name)',
+      method: 'GET',
+      path: `/v1/owners/${ownerId}?fields=name,dogs(name)`,
+      headers: auth,
+      target: 0.3,
+    },
     { name: 'global search', method: 'GET', path: '/v1/search?q=rex', headers: auth },
-    { name: 'POST', method: 'POST', path: '/v1/dogs', body: '{"name":"Bench","furColor":"brown","location":"Oslo"}', headers: auth, target: 0.25 },
-    { name: 'token endpoint', method: 'POST', path: '/oauth2/token', body: 'grant_type=client_credentials', type: 'application/x-www-form-urlencoded', headers: { authorization: basic } },
+    {
+      name: 'POST',
+      method: 'POST',
+      path: '/v1/dogs',
+      body: '{"name":"Bench","furColor":"brown","location":"Oslo"}',
+      headers: auth,
+      target: 0.25,
+    },
+    {
+      name: 'token endpoint',
+      method: 'POST',
+      path: '/oauth2/token',
+      body: 'grant_type=client_credentials',
+      type: 'application/x-www-form-urlencoded',
+      headers: { authorization: basic },
+    },
     { name: 'GET /adoptions (open)', method: 'GET', path: '/v1/adoptions', headers: {} },
   ];
 }
@@ -67,22 +90,34 @@ export function freshCopy(runDir: string): void {
 /** The environment of a server under load: quiet logs, rate limits so high they never trip (so their cost is measured). */
 export function serverEnv(port: number, dataDir: string): Record<string, string> {
   return {
-    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${port}`,
-    RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_OPEN_PER_MINUTE: '100000000',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_OPEN_PER_MINUTE: '100000000',
   };
 }
 
 /** The command `npm start` runs after building (with its Node options), for `entry` (default dist/server.js), as a package.json says (default this one). */
-export function serverCommand(entry = 'dist/server.js', packageJson = fs.readFileSync('package.json', 'utf8')): string[] {
+export function serverCommand(
+  entry = 'dist/server.js',
+  packageJson = fs.readFileSync('package.json', 'utf8'),
+): string[] {
   const pkg = JSON.parse(packageJson) as { scripts: { start: string } };
   const command = pkg.scripts.start.split('&&').pop()!.trim().split(/\s+/);
-  if (command[0] !== 'node' || command.at(-1) !== 'dist/server.js') throw new Error(`npm start should end in node … dist/server.js, not: ${pkg.scripts.start}`);
+  if (command[0] !== 'node' || command.at(-1) !== 'dist/server.js')
+    throw new Error(`npm start should end in node … dist/server.js, not: ${pkg.scripts.start}`);
   return [...command.slice(0, -1), entry];
 }
 
 /** Starts a process pinned to core 0, where the servers run (wrk runs on core 1). */
 export function start(name: string, command: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn('taskset', ['-c', '0', ...command], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn('taskset', ['-c', '0', ...command], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   child.on('exit', (code, signal) => {
     if (code !== 0 && signal !== 'SIGTERM') console.error(`${name} exited early (${code ?? signal})`);
   });
@@ -104,21 +139,35 @@ export async function waitFor(url: string, { anyAnswer = false } = {}): Promise<
 }
 
 /** Gets a token for the seeded account's client, as any client does; the authorized operations send it. */
-export async function credentials(origin: string, clientId: string, clientSecret: string): Promise<{ bearer: string; basic: string }> {
+export async function credentials(
+  origin: string,
+  clientId: string,
+  clientSecret: string,
+): Promise<{ bearer: string; basic: string }> {
   const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
   const token = await fetch(`${origin}/oauth2/token`, {
-    method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials',
+    method: 'POST',
+    headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
   });
-  return { bearer: `Bearer ${(await token.json() as { access_token: string }).access_token}`, basic };
+  return { bearer: `Bearer ${((await token.json()) as { access_token: string }).access_token}`, basic };
 }
 
 /** One wrk run (one thread, on core 1) of `seconds` (whole seconds: wrk takes no fractions). */
-export async function wrk(port: number, operation: Operation, seconds: number, connections: number): Promise<WrkResult> {
+export async function wrk(
+  port: number,
+  operation: Operation,
+  seconds: number,
+  connections: number,
+): Promise<WrkResult> {
   const args = ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
   let script: string | undefined;
   if (operation.body) {
     script = path.join(os.tmpdir(), `bench-${process.pid}-${port}.lua`);
-    fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = '${operation.body}'\nwrk.headers["Content-Type"] = "${operation.type ?? 'application/json'}"\n`);
+    fs.writeFileSync(
+      script,
+      `wrk.method = "POST"\nwrk.body = '${operation.body}'\nwrk.headers["Content-Type"] = "${operation.type ?? 'application/json'}"\n`,
+    );
     args.push('-s', script);
   }
   for (const [name, value] of Object.entries(operation.headers)) args.push('-H', `${name}: ${value}`);
@@ -127,13 +176,19 @@ export async function wrk(port: number, operation: Operation, seconds: number, c
     const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`wrk failed: ${stderr}`))));
   });
   if (script) fs.rmSync(script, { force: true });
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1) ?? [];
-  const failures = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + socketErrors.reduce((sum, count) => sum + Number(count), 0);
+  const failures =
+    Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
+    socketErrors.reduce((sum, count) => sum + Number(count), 0);
   const total = /(\d+) requests in ([\d.]+)(ms|s|m)\b/.exec(out);
   return {
     requests: Number(total?.[1]),
@@ -178,7 +233,9 @@ export function combine(runs: readonly WrkResult[]): WrkResult {
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
   return {
-    requests, seconds, requestsPerSecond: requests / seconds,
+    requests,
+    seconds,
+    requestsPerSecond: requests / seconds,
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
     failures: runs.reduce((sum, run) => sum + run.failures, 0),
@@ -196,7 +253,8 @@ export function fmt(value: number): string {
 
 export function table(header: string[], rows: string[][]): void {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]): string => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  const line = (cells: string[]): string =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
   console.log(line(header));
   console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
   for (const row of rows) console.log(line(row));

@@ -31,7 +31,7 @@ export function renderErrorDoc(): string {
     '',
     'Every error answer of the API names one entry of this catalogue by its integer `code`. The same',
     'entries are served as pages by the developer portal at `{portal}/errors` and `{portal}/errors/<code>`',
-    '(by default `http://localhost:8080/portal/errors`), which is where each answer\'s `more_info` points.',
+    "(by default `http://localhost:8080/portal/errors`), which is where each answer's `more_info` points.",
     '',
     ...envelopeSection(),
     ...numberingSection(),
@@ -39,16 +39,23 @@ export function renderErrorDoc(): string {
     '',
     '| code | HTTP status | name | title | retryable |',
     '|---:|---:|---|---|---|',
-    ...entries.map((entry) => `| [${entry.code}](#${anchorOf(entry)}) | ${entry.status} | \`${entry.name}\` | ${cell(entry.title)} | ${entry.retryable ? 'yes' : 'no'} |`),
+    ...entries.map(
+      (entry) =>
+        `| [${entry.code}](#${anchorOf(entry)}) | ${entry.status} | \`${entry.name}\` | ${cell(entry.title)} | ${entry.retryable ? 'yes' : 'no'} |`,
+    ),
     '',
     ...areaSections(entries),
   ];
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 function envelopeSection(): string[] {
   const example = catalogue.itemNotFound;
-  const message = 'There is no dog with the id \\"abc\\". It may have been deleted, or the id is mistyped; GET /dogs lists the current ones.';
+  const message =
+    'There is no dog with the id \\"abc\\". It may have been deleted, or the id is mistyped; GET /dogs lists the current ones.';
   const moreInfo = `http://localhost:8080/portal/errors/${example.code}`;
   return [
     '## The error envelope',
@@ -78,7 +85,7 @@ function envelopeSection(): string[] {
     `or \`<error><response_code>${example.status}</response_code>…</error>\` in XML. Success bodies are unchanged.`,
     '',
     'A 500 answer never shows internal details: its message carries the request id (also in the',
-    '`X-Request-Id` header of every answer), which matches the service\'s log line of the failure.',
+    "`X-Request-Id` header of every answer), which matches the service's log line of the failure.",
     '',
     'A few errors carry a header as well: a method a path does not offer (code',
     `${catalogue.methodNotAllowed.code}) answers with \`Allow\`, listing the methods the path offers; the token errors (codes`,
@@ -131,7 +138,10 @@ function headingOf(entry: Entry): string {
 
 /** The anchor GitHub gives a heading: lower case, punctuation except - and _ dropped, spaces as -. */
 function anchorOf(entry: Entry): string {
-  return headingOf(entry).toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+  return headingOf(entry)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
 }
 
 function cell(text: string): string {

@@ -1,6 +1,11 @@
 // buildApp(config): the Fastify application — the hooks, the one error and 404 handler, and one encapsulated plugin per surface.
 import type { Server } from 'node:http';
-import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyHttpOptions,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { AccessControl } from './auth/access.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import type { Config } from './config.js';
@@ -71,7 +76,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   return app;
 }
 
-function serverOptions(config: Config, options: AppOptions, deprecation: DeprecationStage | undefined): FastifyHttpOptions<Server> {
+function serverOptions(
+  config: Config,
+  options: AppOptions,
+  deprecation: DeprecationStage | undefined,
+): FastifyHttpOptions<Server> {
   return {
     logger: withRequestSerializer(options.logger ?? { level: config.logLevel }),
     rewriteUrl,
@@ -96,7 +105,12 @@ function registerRootHooks(app: FastifyInstance, config: Config, storage: Storag
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (closing) {
-      done(new ApiError('shuttingDown', 'This node is shutting down and took no new work. Retry the request; it is safe to repeat.'));
+      done(
+        new ApiError(
+          'shuttingDown',
+          'This node is shutting down and took no new work. Retry the request; it is safe to repeat.',
+        ),
+      );
       return;
     }
     const host = request.headers.host;
@@ -121,5 +135,9 @@ function registerRootHooks(app: FastifyInstance, config: Config, storage: Storag
 }
 
 function hostMissingError(): ApiError {
-  return new ApiError('hostMissing', 'The request has no Host header, which HTTP/1.1 requires. Name the host the request is for: Host: api.example.com.', { connection: 'close' });
+  return new ApiError(
+    'hostMissing',
+    'The request has no Host header, which HTTP/1.1 requires. Name the host the request is for: Host: api.example.com.',
+    { connection: 'close' },
+  );
 }

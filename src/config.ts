@@ -14,24 +14,48 @@ const HTTP_URL = '^https?://\\S+$';
  */
 export const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'the TCP port to listen on' }),
-  HOST: Type.String({ default: '0.0.0.0', minLength: 1, description: 'an address to listen on (all interfaces by default)' }),
-  PUBLIC_URL: Type.Optional(Type.String({ pattern: HTTP_URL, description: 'an absolute http:// or https:// URL, the public API root {base}' })),
-  PORTAL_URL: Type.Optional(Type.String({ pattern: HTTP_URL, description: 'an absolute http:// or https:// URL, the developer portal {portal}' })),
+  HOST: Type.String({
+    default: '0.0.0.0',
+    minLength: 1,
+    description: 'an address to listen on (all interfaces by default)',
+  }),
+  PUBLIC_URL: Type.Optional(
+    Type.String({ pattern: HTTP_URL, description: 'an absolute http:// or https:// URL, the public API root {base}' }),
+  ),
+  PORTAL_URL: Type.Optional(
+    Type.String({
+      pattern: HTTP_URL,
+      description: 'an absolute http:// or https:// URL, the developer portal {portal}',
+    }),
+  ),
   DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'the folder of the embedded SQLite database' }),
-  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL (unset means the embedded SQLite)' })),
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL (unset means the embedded SQLite)' }),
+  ),
   LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({ type: 'string', enum: [...LOG_LEVELS], default: 'info' }),
   TOKEN_TTL_SECONDS: Type.Integer({ minimum: 1, default: 3600 }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 6000 }),
   RATE_LIMIT_OPEN_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
-  RATES_FILE: Type.Optional(Type.String({ minLength: 1, description: 'the path of an ECB euro reference rates XML file' })),
-  RATES_URL: Type.Optional(Type.String({ pattern: HTTP_URL, description: 'an http:// or https:// URL of ECB euro reference rates XML' })),
+  RATES_FILE: Type.Optional(
+    Type.String({ minLength: 1, description: 'the path of an ECB euro reference rates XML file' }),
+  ),
+  RATES_URL: Type.Optional(
+    Type.String({ pattern: HTTP_URL, description: 'an http:// or https:// URL of ECB euro reference rates XML' }),
+  ),
   V1_SUNSET: Type.Optional(Type.String({ pattern: DATE, description: 'a date written YYYY-MM-DD' })),
   V1_DEPRECATED: Type.String({ pattern: DATE, default: '2026-11-21', description: 'a date written YYYY-MM-DD' }),
-  TRUST_PROXY: Type.Optional(Type.String({
-    minLength: 1,
-    description: 'the addresses of the proxies in front of the service, comma-separated: IP addresses, CIDR ranges such as 10.0.0.0/8, or loopback, linklocal, uniquelocal',
-  })),
-  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10000, description: 'how long SIGTERM waits for requests in flight' }),
+  TRUST_PROXY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'the addresses of the proxies in front of the service, comma-separated: IP addresses, CIDR ranges such as 10.0.0.0/8, or loopback, linklocal, uniquelocal',
+    }),
+  ),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    minimum: 0,
+    default: 10000,
+    description: 'how long SIGTERM waits for requests in flight',
+  }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -97,7 +121,8 @@ function validate(raw: Record<string, string>): Env {
   for (const name of variables()) {
     const value = raw[name];
     // The validator coerces "0x50" or " 80" to a number; a port or a limit is written in plain digits.
-    if (value !== undefined && EnvSchema.properties[name].type === 'integer' && !/^-?\d+$/.test(value)) faults.set(name, fault(name, value));
+    if (value !== undefined && EnvSchema.properties[name].type === 'integer' && !/^-?\d+$/.test(value))
+      faults.set(name, fault(name, value));
   }
   let parsed: Env | undefined;
   try {
@@ -119,10 +144,13 @@ function validate(raw: Record<string, string>): Env {
       const value = parsed[name];
       if (value !== undefined && !URL.canParse(value)) faults.set(name, fault(name, value));
     }
-    if (parsed.TRUST_PROXY !== undefined && !isProxyList(parsed.TRUST_PROXY)) faults.set('TRUST_PROXY', fault('TRUST_PROXY', parsed.TRUST_PROXY));
+    if (parsed.TRUST_PROXY !== undefined && !isProxyList(parsed.TRUST_PROXY))
+      faults.set('TRUST_PROXY', fault('TRUST_PROXY', parsed.TRUST_PROXY));
   }
   if (faults.size > 0 || !parsed) {
-    throw new ConfigError(`Invalid configuration: ${[...faults.values()].join(' ')} See the configuration table in README.md.`);
+    throw new ConfigError(
+      `Invalid configuration: ${[...faults.values()].join(' ')} See the configuration table in README.md.`,
+    );
   }
   return parsed;
 }

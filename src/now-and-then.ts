@@ -3,7 +3,10 @@
 export class NowAndThen {
   private last = -Infinity;
 
-  constructor(private readonly intervalMs: number, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly intervalMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /** Whether the interval has passed since the last time this said yes; a yes starts a new interval. */
   due(time: number = this.clock()): boolean {

@@ -23,7 +23,10 @@ async function main(): Promise<void> {
     { api: config.publicUrl, portal: config.portalUrl, listening: address },
     `Dog Registry Service ready: API at ${config.publicUrl}/v2 (and /v1), portal at ${config.portalUrl}, listening on ${address}`,
   );
-  app.log.info({ signup: `${config.portalUrl}/signup`, token: `${config.publicUrl}/oauth2/token` }, credentialsHowTo(config));
+  app.log.info(
+    { signup: `${config.portalUrl}/signup`, token: `${config.publicUrl}/oauth2/token` },
+    credentialsHowTo(config),
+  );
 }
 
 /**
@@ -42,7 +45,10 @@ function handleSignals(app: FastifyInstance, config: Config): void {
     stopping = true;
     app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     const timer = setTimeout(() => {
-      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'requests in flight did not finish in time; exiting anyway');
+      app.log.error(
+        { timeoutMs: config.shutdownTimeoutMs },
+        'requests in flight did not finish in time; exiting anyway',
+      );
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();

@@ -65,7 +65,11 @@ export async function build(t: TestContext, env: Record<string, string> = {}, gi
 }
 
 /** Creates an account (a tenant) with one client holding both scopes, and a valid access token of it, in the storage. */
-export async function newAccount(_app: FastifyInstance, storage: Storage, scopes: readonly string[] = ['read', 'write']): Promise<Credentials> {
+export async function newAccount(
+  _app: FastifyInstance,
+  storage: Storage,
+  scopes: readonly string[] = ['read', 'write'],
+): Promise<Credentials> {
   const tenantId = newId();
   const clientId = newId();
   const clientSecret = randomSecret();
@@ -77,7 +81,15 @@ export async function newAccount(_app: FastifyInstance, storage: Storage, scopes
   });
   const token = randomSecret();
   const issuedAt = Math.floor(Date.now() / 1000);
-  await storage.auth.saveToken({ tokenHash: secretHash(token), tenantId, clientId, scopes, issuedAt, expiresAt: issuedAt + 3600, revoked: false });
+  await storage.auth.saveToken({
+    tokenHash: secretHash(token),
+    tenantId,
+    clientId,
+    scopes,
+    issuedAt,
+    expiresAt: issuedAt + 3600,
+    revoked: false,
+  });
   return { tenantId, clientId, clientSecret, token };
 }
 
@@ -89,7 +101,11 @@ async function ownStorage(): Promise<{ storage: Storage; database?: TestDatabase
   return { storage };
 }
 
-async function send(app: FastifyInstance, options: RequestOptions, defaultToken: string): Promise<LightMyRequestResponse> {
+async function send(
+  app: FastifyInstance,
+  options: RequestOptions,
+  defaultToken: string,
+): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { ...options.headers };
   const token = options.token === undefined ? defaultToken : options.token;
   if (token !== null && headers.authorization === undefined) headers.authorization = `Bearer ${token}`;
@@ -112,9 +128,15 @@ export async function createDog(api: TestApp, fields: Record<string, string>): P
 }
 
 /** Creates an item of any resource through the API (JSON body) and returns its representation. */
-export async function createItem(api: TestApp, resource: string, body: Record<string, unknown>, token?: string): Promise<Record<string, string | null>> {
+export async function createItem(
+  api: TestApp,
+  resource: string,
+  body: Record<string, unknown>,
+  token?: string,
+): Promise<Record<string, string | null>> {
   const response = await api.request({ method: 'POST', url: `/v1/${resource}`, json: body, token });
-  if (response.statusCode !== 200) throw new Error(`creating ${resource} failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 200)
+    throw new Error(`creating ${resource} failed: ${response.statusCode} ${response.body}`);
   return Object.values(response.json())[0] as Record<string, string | null>;
 }
 

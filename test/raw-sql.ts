@@ -5,9 +5,16 @@ import type { Storage } from '../src/storage/storage.js';
 
 /** Runs `sql` (with `?` placeholders) on the storage's database and gives its first column of the first row. */
 export async function rawValue(storage: Storage, sql: string, params: readonly unknown[] = []): Promise<unknown> {
-  if (storage.kind === 'sqlite') return (storage as unknown as { db: Database.Database }).db.prepare(sql).pluck().get(...params);
+  if (storage.kind === 'sqlite')
+    return (storage as unknown as { db: Database.Database }).db
+      .prepare(sql)
+      .pluck()
+      .get(...params);
   let n = 0;
-  const [row] = await (storage as unknown as { db: Executor }).db.rows(sql.replace(/\?/g, () => `$${(n += 1)}`), params);
+  const [row] = await (storage as unknown as { db: Executor }).db.rows(
+    sql.replace(/\?/g, () => `$${(n += 1)}`),
+    params,
+  );
   return row?.[0];
 }
 
@@ -18,10 +25,18 @@ export async function rawRun(storage: Storage, sql: string, params: readonly unk
     return;
   }
   let n = 0;
-  await (storage as unknown as { db: Executor }).db.run(sql.replace(/\?/g, () => `$${(n += 1)}`), params);
+  await (storage as unknown as { db: Executor }).db.run(
+    sql.replace(/\?/g, () => `$${(n += 1)}`),
+    params,
+  );
 }
 
 /** How many rows of `table` hold `value` in `column`. */
-export async function rowsHolding(storage: Storage, table: string, column: string, value: string | null): Promise<number> {
+export async function rowsHolding(
+  storage: Storage,
+  table: string,
+  column: string,
+  value: string | null,
+): Promise<number> {
   return Number(await rawValue(storage, `SELECT count(*) FROM ${table} WHERE ${column} = ?`, [value]));
 }

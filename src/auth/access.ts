@@ -42,7 +42,11 @@ export class AccessControl {
   check(request: FastifyRequest, reply: FastifyReply, method: Verb): Access | Promise<Access> {
     const token = presentedToken(request);
     if (token === undefined) {
-      throw new ApiError('tokenMissing', 'This operation needs an access token: send Authorization: Bearer <token>. Get one from POST /oauth2/token with your client id and secret (sign up in the developer portal for a client).', { 'www-authenticate': `Bearer ${REALM}` });
+      throw new ApiError(
+        'tokenMissing',
+        'This operation needs an access token: send Authorization: Bearer <token>. Get one from POST /oauth2/token with your client id and secret (sign up in the developer portal for a client).',
+        { 'www-authenticate': `Bearer ${REALM}` },
+      );
     }
     const principal = this.verifier.verify(token);
     return principal instanceof Promise
@@ -53,15 +57,23 @@ export class AccessControl {
   /** Stages 4–6 once the token is known: valid (401), scope (403), rate (403). */
   private admit(principal: Principal | undefined, reply: FastifyReply, method: Verb): Access {
     if (!principal) {
-      throw new ApiError('tokenInvalid', 'The access token is not valid: it is unknown, expired or revoked. Get a new one from POST /oauth2/token.', {
-        'www-authenticate': `Bearer ${REALM}, error="invalid_token", error_description="The access token is unknown, expired or revoked"`,
-      });
+      throw new ApiError(
+        'tokenInvalid',
+        'The access token is not valid: it is unknown, expired or revoked. Get a new one from POST /oauth2/token.',
+        {
+          'www-authenticate': `Bearer ${REALM}, error="invalid_token", error_description="The access token is unknown, expired or revoked"`,
+        },
+      );
     }
     const needed = scopeFor(method);
     if (!principal.scopes.includes(needed)) {
-      throw new ApiError('scopeInsufficient', `The access token lacks the "${needed}" scope that ${method} needs (it has: ${principal.scopes.join(', ') || 'none'}). Ask for it when you get the token: scope=${needed}.`, {
-        'www-authenticate': `Bearer ${REALM}, error="insufficient_scope", error_description="The token lacks the ${needed} scope", scope="${needed}"`,
-      });
+      throw new ApiError(
+        'scopeInsufficient',
+        `The access token lacks the "${needed}" scope that ${method} needs (it has: ${principal.scopes.join(', ') || 'none'}). Ask for it when you get the token: scope=${needed}.`,
+        {
+          'www-authenticate': `Bearer ${REALM}, error="insufficient_scope", error_description="The token lacks the ${needed} scope", scope="${needed}"`,
+        },
+      );
     }
     this.limit(this.clientLimiter, `client:${principal.clientId}`, reply);
     return { scope: { kind: 'tenant', tenantId: principal.tenantId }, clientId: principal.clientId };
@@ -84,7 +96,10 @@ function presentedToken(request: FastifyRequest): string | undefined {
     if (body !== undefined) found.push(String(body));
   }
   if (found.length > 1) {
-    throw new ApiError('tokenMultiple', 'The access token was sent more than one way. Send it once: in the Authorization header, or as access_token in the query string or the form body.');
+    throw new ApiError(
+      'tokenMultiple',
+      'The access token was sent more than one way. Send it once: in the Authorization header, or as access_token in the query string or the form body.',
+    );
   }
   return found[0] === '' ? undefined : found[0];
 }

@@ -20,20 +20,28 @@ const NO_CLIENT_HASH = secretHash('no client has this secret');
  * credentials are missing or wrong, invalid_request when they are sent two ways or twice.
  */
 export async function authenticateClient(
-  store: AuthStore, authorization: string | undefined, body: Readonly<Record<string, unknown>>,
+  store: AuthStore,
+  authorization: string | undefined,
+  body: Readonly<Record<string, unknown>>,
 ): Promise<Client | InvalidClient | InvalidRequest> {
   const credentials = presentedCredentials(authorization, body);
   if (credentials instanceof InvalidClient || credentials instanceof InvalidRequest) return credentials;
   const client = await store.findClient(credentials.id);
   const matches = secretMatches(credentials.secret, client?.secretHash ?? NO_CLIENT_HASH);
   if (!client || !matches) {
-    return new InvalidClient('Client authentication failed: the client id is unknown or the secret is wrong. Check both (a rotated secret replaces the old one at once).', credentials.basic);
+    return new InvalidClient(
+      'Client authentication failed: the client id is unknown or the secret is wrong. Check both (a rotated secret replaces the old one at once).',
+      credentials.basic,
+    );
   }
   return client;
 }
 
 /** The credentials the request carries by exactly one method, or why there are none to check. */
-function presentedCredentials(authorization: string | undefined, body: Readonly<Record<string, unknown>>): Credentials | InvalidClient | InvalidRequest {
+function presentedCredentials(
+  authorization: string | undefined,
+  body: Readonly<Record<string, unknown>>,
+): Credentials | InvalidClient | InvalidRequest {
   const bodyId = bodyParameter(body, 'client_id');
   const bodySecret = bodyParameter(body, 'client_secret');
   if (bodyId instanceof InvalidRequest) return bodyId;
@@ -41,16 +49,32 @@ function presentedCredentials(authorization: string | undefined, body: Readonly<
   // Another scheme (a Bearer token, say) is not a way to authenticate a client here: it is ignored.
   if (authorization !== undefined && /^basic(\s|$)/i.test(authorization)) {
     const basic = basicCredentials(authorization);
-    if (!basic) return new InvalidClient('The Authorization header is not valid Basic credentials: send Basic base64(client_id:client_secret), each part form-encoded (RFC 6749 §2.3.1).', true);
-    if (bodySecret !== undefined) return new InvalidRequest('The client authenticated two ways: send the secret in the Authorization header or as client_secret in the body, not both (RFC 6749 §2.3).');
-    if (bodyId !== undefined && bodyId !== basic.id) return new InvalidRequest('client_id in the body names another client than the Authorization header: send one client id.');
+    if (!basic)
+      return new InvalidClient(
+        'The Authorization header is not valid Basic credentials: send Basic base64(client_id:client_secret), each part form-encoded (RFC 6749 §2.3.1).',
+        true,
+      );
+    if (bodySecret !== undefined)
+      return new InvalidRequest(
+        'The client authenticated two ways: send the secret in the Authorization header or as client_secret in the body, not both (RFC 6749 §2.3).',
+      );
+    if (bodyId !== undefined && bodyId !== basic.id)
+      return new InvalidRequest(
+        'client_id in the body names another client than the Authorization header: send one client id.',
+      );
     return basic;
   }
   if (bodyId === undefined && bodySecret === undefined) {
-    return new InvalidClient('No client authentication was sent: use Basic with the client id and secret, or send client_id and client_secret in the form body.', false);
+    return new InvalidClient(
+      'No client authentication was sent: use Basic with the client id and secret, or send client_id and client_secret in the form body.',
+      false,
+    );
   }
   if (bodyId === undefined || bodySecret === undefined) {
-    return new InvalidClient(`Client authentication needs both client_id and client_secret; ${bodyId === undefined ? 'client_id' : 'client_secret'} is missing.`, false);
+    return new InvalidClient(
+      `Client authentication needs both client_id and client_secret; ${bodyId === undefined ? 'client_id' : 'client_secret'} is missing.`,
+      false,
+    );
   }
   return { id: bodyId, secret: bodySecret, basic: false };
 }
@@ -59,7 +83,8 @@ function presentedCredentials(authorization: string | undefined, body: Readonly<
 function bodyParameter(body: Readonly<Record<string, unknown>>, name: string): string | undefined | InvalidRequest {
   const value = body[name];
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') return new InvalidRequest(`${name} was sent more than once, or not as text: send it once.`);
+  if (typeof value !== 'string')
+    return new InvalidRequest(`${name} was sent more than once, or not as text: send it once.`);
   return value;
 }
 

@@ -7,7 +7,13 @@ import { ApiError } from '../errors.js';
 const BASIC_CHALLENGE = 'Basic realm="Dog Registry"';
 
 type OAuthErrorName =
-  | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'server_error';
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'server_error';
 
 /**
  * The base of the closed union below; only this module extends it, so `instanceof OAuthError`
@@ -29,7 +35,10 @@ export class InvalidClient extends OAuthError {
   readonly error = 'invalid_client';
   readonly status = 401;
 
-  constructor(description: string, readonly triedBasic: boolean) {
+  constructor(
+    description: string,
+    readonly triedBasic: boolean,
+  ) {
     super(description);
   }
 }
@@ -65,7 +74,14 @@ class ServerError extends OAuthError {
 }
 
 /** Every error the token, revocation and introspection endpoints answer. */
-export type OAuthFailure = InvalidRequest | InvalidClient | InvalidGrant | UnauthorizedClient | UnsupportedGrantType | InvalidScope | ServerError;
+export type OAuthFailure =
+  | InvalidRequest
+  | InvalidClient
+  | InvalidGrant
+  | UnauthorizedClient
+  | UnsupportedGrantType
+  | InvalidScope
+  | ServerError;
 
 /** The library's errors that the token grant may raise, by their RFC name (the only source of some of the classes above, for now). */
 const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailure>> = {
@@ -74,7 +90,10 @@ const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailur
   invalid_grant: (description) => new InvalidGrant(description),
   unauthorized_client: (description) => new UnauthorizedClient(description),
   unsupported_grant_type: (description) => new UnsupportedGrantType(description),
-  invalid_scope: () => new InvalidScope('A scope asked for is not one this client holds, or is malformed: ask for some of its scopes (read, write), space-separated, or leave scope out to get them all.'),
+  invalid_scope: () =>
+    new InvalidScope(
+      'A scope asked for is not one this client holds, or is malformed: ask for some of its scopes (read, write), space-separated, or leave scope out to get them all.',
+    ),
 };
 
 /**
@@ -102,7 +121,12 @@ export function sendOAuthError(reply: FastifyReply, failure: OAuthFailure): Fast
 
 /** RFC 6749 §5.2: error_description is printable ASCII without `"` and `\`; a message that quotes input is made so. */
 function rfcText(text: string): string {
-  return /^[\x20\x21\x23-\x5B\x5D-\x7E]*$/.test(text) ? text : text.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x7E]/g, '?');
+  return /^[\x20\x21\x23-\x5B\x5D-\x7E]*$/.test(text)
+    ? text
+    : text
+        .replace(/"/g, "'")
+        .replace(/\\/g, '/')
+        .replace(/[^\x20-\x7E]/g, '?');
 }
 
 /** An answer of the token, revocation or introspection endpoint: JSON, and never stored by a cache (RFC 6749 §5.1). */

@@ -14,17 +14,26 @@ const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 /** The metadata changes only with a release (SPEC §13: only token, revoke and introspect answers are no-store). */
 const METADATA_CACHE = 'public, max-age=3600';
 
-export function registerOAuthRoutes(app: FastifyInstance, config: Config, store: AuthStore, verifier: TokenVerifier): void {
+export function registerOAuthRoutes(
+  app: FastifyInstance,
+  config: Config,
+  store: AuthStore,
+  verifier: TokenVerifier,
+): void {
   const base = config.publicUrl;
   const issue = createTokenIssuer(store, config.tokenTtlSeconds);
   const metadata = serverMetadata(config);
 
-  oauthRoute(app, 'GET', '/.well-known/oauth-authorization-server', async (_request, reply) => reply.header('cache-control', METADATA_CACHE).send(metadata));
+  oauthRoute(app, 'GET', '/.well-known/oauth-authorization-server', async (_request, reply) =>
+    reply.header('cache-control', METADATA_CACHE).send(metadata),
+  );
 
   oauthRoute(app, 'POST', '/oauth2/token', async (request, reply) => {
     // RFC 6749 §4.4.2: a form, checked before the client so that a JSON body is told what to send.
     if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-      throw new InvalidRequest('The token request must be a form: send Content-Type application/x-www-form-urlencoded (RFC 6749 §4.4.2).');
+      throw new InvalidRequest(
+        'The token request must be a form: send Content-Type application/x-www-form-urlencoded (RFC 6749 §4.4.2).',
+      );
     }
     const body = formOf(request);
     const client = await authenticated(store, request, body);
@@ -49,10 +58,17 @@ export function registerOAuthRoutes(app: FastifyInstance, config: Config, store:
     const token = await store.findToken(secretHash(tokenParameter(body)));
     const now = Math.floor(Date.now() / 1000);
     // A client learns only about its own account's tokens; anything else is simply not active.
-    if (!token || token.revoked || token.expiresAt <= now || token.tenantId !== client.tenantId) return sendOAuth(reply, 200, { active: false });
+    if (!token || token.revoked || token.expiresAt <= now || token.tenantId !== client.tenantId)
+      return sendOAuth(reply, 200, { active: false });
     return sendOAuth(reply, 200, {
-      active: true, scope: token.scopes.join(' '), client_id: token.clientId, token_type: 'Bearer',
-      exp: token.expiresAt, iat: token.issuedAt, sub: token.tenantId, iss: base,
+      active: true,
+      scope: token.scopes.join(' '),
+      client_id: token.clientId,
+      token_type: 'Bearer',
+      exp: token.expiresAt,
+      iat: token.issuedAt,
+      sub: token.tenantId,
+      iss: base,
     });
   });
 }
@@ -76,7 +92,11 @@ function serverMetadata(config: Config): Record<string, unknown> {
 }
 
 /** The client of a request at any of the three endpoints, or the typed error thrown for the route to render. */
-async function authenticated(store: AuthStore, request: FastifyRequest, body: Readonly<Record<string, unknown>>): Promise<Client> {
+async function authenticated(
+  store: AuthStore,
+  request: FastifyRequest,
+  body: Readonly<Record<string, unknown>>,
+): Promise<Client> {
   const client = await authenticateClient(store, request.headers.authorization, body);
   if (client instanceof OAuthError) throw client;
   return client;
@@ -86,7 +106,10 @@ async function authenticated(store: AuthStore, request: FastifyRequest, body: Re
 function formOf(request: FastifyRequest): Readonly<Record<string, unknown>> {
   const body = readBody(request) ?? {};
   for (const name in body) {
-    if (typeof body[name] !== 'string') throw new InvalidRequest(`${name.slice(0, 100)} was sent more than once, or not as text: send each parameter once.`);
+    if (typeof body[name] !== 'string')
+      throw new InvalidRequest(
+        `${name.slice(0, 100)} was sent more than once, or not as text: send each parameter once.`,
+      );
   }
   return body;
 }

@@ -18,10 +18,13 @@ interface ModelClient {
 /** The grants this server offers; every other grant type, the library's own included, is unsupported_grant_type. */
 function offeredGrant(body: Readonly<Record<string, unknown>>): string | OAuthFailure {
   const grant = body.grant_type;
-  if (grant === undefined || grant === '') return new InvalidRequest('The grant_type parameter is missing: send grant_type=client_credentials.');
+  if (grant === undefined || grant === '')
+    return new InvalidRequest('The grant_type parameter is missing: send grant_type=client_credentials.');
   if (typeof grant !== 'string') return new InvalidRequest('grant_type was sent more than once: send it once.');
   if (!(GRANT_TYPES as readonly string[]).includes(grant)) {
-    return new UnsupportedGrantType(`This server does not offer the grant type ${grant.slice(0, 100)}; it offers: ${GRANT_TYPES.join(', ')}.`);
+    return new UnsupportedGrantType(
+      `This server does not offer the grant type ${grant.slice(0, 100)}; it offers: ${GRANT_TYPES.join(', ')}.`,
+    );
   }
   return grant;
 }
@@ -40,11 +43,20 @@ function grantModel(store: AuthStore) {
     async generateAccessToken() {
       return randomSecret();
     },
-    async saveToken(token: { accessToken: string; accessTokenExpiresAt: Date; scope?: string[] }, client: ModelClient, user: { id: string }) {
+    async saveToken(
+      token: { accessToken: string; accessTokenExpiresAt: Date; scope?: string[] },
+      client: ModelClient,
+      user: { id: string },
+    ) {
       const issuedAt = Math.floor(Date.now() / 1000);
       await store.saveToken({
-        tokenHash: secretHash(token.accessToken), tenantId: user.id, clientId: client.id, scopes: token.scope ?? [],
-        issuedAt, expiresAt: Math.floor(token.accessTokenExpiresAt.getTime() / 1000), revoked: false,
+        tokenHash: secretHash(token.accessToken),
+        tenantId: user.id,
+        clientId: client.id,
+        scopes: token.scope ?? [],
+        issuedAt,
+        expiresAt: Math.floor(token.accessTokenExpiresAt.getTime() / 1000),
+        revoked: false,
       });
       return { ...token, client, user };
     },
@@ -73,15 +85,32 @@ export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number) {
    * send. The library's own errors (invalid_scope, unauthorized_client, …) are thrown as they
    * are; the OAuth routes map them (oauth-errors.ts).
    */
-  return async function issue(client: Client, headers: Record<string, string | string[] | undefined>, body: Readonly<Record<string, unknown>>): Promise<Record<string, unknown> | OAuthFailure> {
+  return async function issue(
+    client: Client,
+    headers: Record<string, string | string[] | undefined>,
+    body: Readonly<Record<string, unknown>>,
+  ): Promise<Record<string, unknown> | OAuthFailure> {
     const grant = offeredGrant(body);
     if (typeof grant !== 'string') return grant;
-    const modelClient: ModelClient = { id: client.id, grants: [...GRANT_TYPES], tenantId: client.tenantId, scopes: client.scopes };
+    const modelClient: ModelClient = {
+      id: client.id,
+      grants: [...GRANT_TYPES],
+      tenantId: client.tenantId,
+      scopes: client.scopes,
+    };
     const { client_secret: _secret, ...rest } = body;
-    const request = new OAuth2Server.Request({ method: 'POST', query: {}, headers: withoutAuthorization(headers), body: { ...rest, client_id: client.id } });
+    const request = new OAuth2Server.Request({
+      method: 'POST',
+      query: {},
+      headers: withoutAuthorization(headers),
+      body: { ...rest, client_id: client.id },
+    });
     const response = new OAuth2Server.Response({ headers: {} });
     // A server of this one request (the library keeps nothing else in it), whose model hands the library the client authenticated already.
-    const server = new OAuth2Server({ ...options, model: { ...model, getClient: async () => modelClient } as unknown as OAuth2Server.ServerOptions['model'] });
+    const server = new OAuth2Server({
+      ...options,
+      model: { ...model, getClient: async () => modelClient } as unknown as OAuth2Server.ServerOptions['model'],
+    });
     await server.token(request, response);
     return response.body as Record<string, unknown>;
   };
@@ -90,6 +119,7 @@ export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number) {
 /** The headers the library reads (the form's media type and length); the credentials were checked already. */
 function withoutAuthorization(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (typeof value === 'string' && name !== 'authorization') flat[name] = value;
+  for (const [name, value] of Object.entries(headers))
+    if (typeof value === 'string' && name !== 'authorization') flat[name] = value;
   return flat;
 }

@@ -22,7 +22,10 @@ const MAX_ENTRIES = 100_000;
 export class TokenVerifier {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(private readonly store: AuthStore, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly store: AuthStore,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /**
    * The principal of a valid token; undefined for an unknown, expired or revoked one. A verdict
@@ -40,7 +43,9 @@ export class TokenVerifier {
     const stored = await this.store.findToken(secretHash(token));
     const expiresAt = stored ? stored.expiresAt * 1000 : 0;
     const valid = stored !== undefined && !stored.revoked && expiresAt > time;
-    const principal = valid ? { tenantId: stored.tenantId, clientId: stored.clientId, scopes: stored.scopes } : undefined;
+    const principal = valid
+      ? { tenantId: stored.tenantId, clientId: stored.clientId, scopes: stored.scopes }
+      : undefined;
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
     this.cache.set(token, { principal, recheckAt: time + REVOCATION_DELAY_MS, expiresAt });
     return principal;

@@ -55,10 +55,15 @@ function currencyOf(table: RateTable, parameter: 'from' | 'to', raw: string): st
   const code = raw.toUpperCase();
   const wellFormed = /^[A-Z]{3}$/.test(code);
   if (wellFormed && table.rates.has(code)) return code;
-  const why = !wellFormed ? 'is not a three-letter ISO 4217 code'
-    : minorUnitsOf(code) !== undefined ? `is an ISO 4217 code, but the ${table.source} of ${table.date} have no rate for it`
+  const why = !wellFormed
+    ? 'is not a three-letter ISO 4217 code'
+    : minorUnitsOf(code) !== undefined
+      ? `is an ISO 4217 code, but the ${table.source} of ${table.date} have no rate for it`
       : 'is not an ISO 4217 code';
-  throw new ApiError('currencyUnknown', `${parameter} "${clip(raw)}" ${why}. Accepted codes (in any case): ${acceptedCodes(table).join(', ')}.`);
+  throw new ApiError(
+    'currencyUnknown',
+    `${parameter} "${clip(raw)}" ${why}. Accepted codes (in any case): ${acceptedCodes(table).join(', ')}.`,
+  );
 }
 
 function clip(text: string): string {

@@ -21,8 +21,12 @@ export class RatesError extends Error {
 
 // Values stay text: a rate read as a JavaScript number would already be a binary float.
 const parser = new XMLParser({
-  ignoreAttributes: false, attributeNamePrefix: '@', removeNSPrefix: true,
-  parseAttributeValue: false, parseTagValue: false, processEntities: false,
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  parseAttributeValue: false,
+  parseTagValue: false,
+  processEntities: false,
   isArray: (name) => name === 'Cube',
 });
 
@@ -38,7 +42,8 @@ type Node = { [key: string]: unknown };
  */
 export function parseEcbRates(xml: string, origin: string): RateTable {
   const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw notEcb(origin, `it is not well-formed XML (line ${valid.err.line}: ${valid.err.msg.replace(/\.$/, '')})`);
+  if (valid !== true)
+    throw notEcb(origin, `it is not well-formed XML (line ${valid.err.line}: ${valid.err.msg.replace(/\.$/, '')})`);
   const envelope = (parser.parse(xml) as Node).Envelope as Node | undefined;
   if (!envelope || typeof envelope !== 'object') throw notEcb(origin, 'its root element is not <gesmes:Envelope>');
   const days = cubes(cubes(envelope)[0]).filter((day) => typeof day['@time'] === 'string');
@@ -51,10 +56,22 @@ export function parseEcbRates(xml: string, origin: string): RateTable {
   for (const cube of cubes(latest)) {
     const code = cube['@currency'];
     const rate = cube['@rate'];
-    if (typeof code !== 'string' || !CODE.test(code)) throw notEcb(origin, `a rate of ${date} has the currency "${String(code)}", which is not a three-letter code in upper case`);
-    if (minorUnitsOf(code) === undefined) throw notEcb(origin, `the currency ${code} is not in the service's ISO 4217 table (src/conversion/iso4217.ts)`);
-    if (rates.has(code)) throw notEcb(origin, code === BASE_CURRENCY ? 'it gives EUR a rate, but EUR is the base of the rates' : `${code} has more than one rate on ${date}`);
-    if (typeof rate !== 'string' || !RATE.test(rate) || /^[0.]+$/.test(rate)) throw notEcb(origin, `the rate of ${code} is "${String(rate)}", not a decimal number above 0`);
+    if (typeof code !== 'string' || !CODE.test(code))
+      throw notEcb(
+        origin,
+        `a rate of ${date} has the currency "${String(code)}", which is not a three-letter code in upper case`,
+      );
+    if (minorUnitsOf(code) === undefined)
+      throw notEcb(origin, `the currency ${code} is not in the service's ISO 4217 table (src/conversion/iso4217.ts)`);
+    if (rates.has(code))
+      throw notEcb(
+        origin,
+        code === BASE_CURRENCY
+          ? 'it gives EUR a rate, but EUR is the base of the rates'
+          : `${code} has more than one rate on ${date}`,
+      );
+    if (typeof rate !== 'string' || !RATE.test(rate) || /^[0.]+$/.test(rate))
+      throw notEcb(origin, `the rate of ${code} is "${String(rate)}", not a decimal number above 0`);
     rates.set(code, new Money(rate));
   }
   if (rates.size === 1) throw notEcb(origin, `the day ${date} has no rates`);
@@ -62,7 +79,9 @@ export function parseEcbRates(xml: string, origin: string): RateTable {
 }
 
 function notEcb(origin: string, reason: string): RatesError {
-  return new RatesError(`${origin} is not in the ECB euro reference rates format (as https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml): ${reason}.`);
+  return new RatesError(
+    `${origin} is not in the ECB euro reference rates format (as https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml): ${reason}.`,
+  );
 }
 
 /** The <Cube> children of a node (an empty list for anything else). */

@@ -10,7 +10,12 @@ const { Decimal } = createRequire(import.meta.url)('decimal.js') as typeof impor
  * Decimals with room to spare: a 21-digit amount times a rate is exact, and the only division
  * (`divideRounded`) works on integers, so nothing is ever rounded but the one rounding asked for.
  */
-export const Money = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -200, toExpPos: 200 });
+export const Money = Decimal.clone({
+  precision: 200,
+  rounding: Decimal.ROUND_HALF_EVEN,
+  toExpNeg: -200,
+  toExpPos: 200,
+});
 export type Money = InstanceType<typeof Money>;
 
 export const MAX_INTEGER_DIGITS = 15;
@@ -19,20 +24,28 @@ export const MAX_FRACTION_DIGITS = 6;
 const MAX_AMOUNT_LENGTH = 40;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
-export const AMOUNT_ACCEPTED = `a decimal number of 0 or more written with digits and an optional decimal point, such as 100 or 99.95, `
-  + `with at most ${MAX_INTEGER_DIGITS} digits before the point and ${MAX_FRACTION_DIGITS} after it (no sign, exponent, spaces or thousands separators)`;
+export const AMOUNT_ACCEPTED =
+  `a decimal number of 0 or more written with digits and an optional decimal point, such as 100 or 99.95, ` +
+  `with at most ${MAX_INTEGER_DIGITS} digits before the point and ${MAX_FRACTION_DIGITS} after it (no sign, exponent, spaces or thousands separators)`;
 
 /** An amount as the query string gives it; anything but a plain non-negative decimal within the digit limits is a 400. */
 export function parseAmount(raw: string): Money {
   const match = raw.length <= MAX_AMOUNT_LENGTH ? DECIMAL.exec(raw) : null;
   if (!match) {
-    const why = /^\s*-/.test(raw) ? 'it is negative' : raw.length > MAX_AMOUNT_LENGTH ? `it is ${raw.length} characters long` : 'it is not written that way';
+    const why = /^\s*-/.test(raw)
+      ? 'it is negative'
+      : raw.length > MAX_AMOUNT_LENGTH
+        ? `it is ${raw.length} characters long`
+        : 'it is not written that way';
     throw new ApiError('amountInvalid', `amount must be ${AMOUNT_ACCEPTED}; "${clip(raw)}" is not: ${why}.`);
   }
   const integerDigits = (match[1] ?? '').replace(/^0+/, '').length;
   const fractionDigits = (match[2] ?? '').replace(/0+$/, '').length;
   if (integerDigits > MAX_INTEGER_DIGITS || fractionDigits > MAX_FRACTION_DIGITS) {
-    const why = integerDigits > MAX_INTEGER_DIGITS ? `${integerDigits} digits before the point` : `${fractionDigits} digits after the point`;
+    const why =
+      integerDigits > MAX_INTEGER_DIGITS
+        ? `${integerDigits} digits before the point`
+        : `${fractionDigits} digits after the point`;
     throw new ApiError('amountInvalid', `amount must be ${AMOUNT_ACCEPTED}; "${clip(raw)}" has ${why}.`);
   }
   return new Money(raw);

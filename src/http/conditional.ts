@@ -7,7 +7,10 @@ export function etagOf(body: string): string {
 }
 
 function tagsOf(header: string): string[] {
-  return header.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
 }
 
 /** If-None-Match uses weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`, and `*` matches anything. */

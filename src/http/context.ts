@@ -73,7 +73,10 @@ export function renderingOf(request: FastifyRequest): Rendering {
     format = 'json';
   }
   // Suppression applies to answers under /v<N>/ only, never to the portal or the infrastructure.
-  const raw = request.url.charCodeAt(1) === 118 /* v */ ? (request.query as QueryParams | undefined)?.suppress_response_codes : undefined;
+  const raw =
+    request.url.charCodeAt(1) === 118 /* v */
+      ? (request.query as QueryParams | undefined)?.suppress_response_codes
+      : undefined;
   const rendering = { format, suppress: typeof raw === 'string' && raw.toLowerCase() === 'true' };
   (request as WithRendering)[RENDERING] = rendering;
   return rendering;
@@ -108,7 +111,10 @@ export function parseIntent(request: FastifyRequest, version: number): Intent {
   const query = (request.query ?? {}) as QueryParams;
   const suppressRaw = query.suppress_response_codes;
   if (suppressRaw !== undefined && (typeof suppressRaw !== 'string' || !/^(true|false)$/i.test(suppressRaw))) {
-    throw new ApiError('suppressInvalid', `suppress_response_codes must be true or false, got "${String(suppressRaw)}".`);
+    throw new ApiError(
+      'suppressInvalid',
+      `suppress_response_codes must be true or false, got "${String(suppressRaw)}".`,
+    );
   }
   const httpMethod = request.method;
   const target = overrideOf(request, httpMethod, query);
@@ -119,17 +125,27 @@ export function parseIntent(request: FastifyRequest, version: number): Intent {
   const queryAt = url.indexOf('?');
   const prefer = headers.prefer;
   const intent: Draft = {
-    version, format: rendering.format, suppress: rendering.suppress,
-    method: target ?? (httpMethod === 'HEAD' ? 'GET' : httpMethod as Verb), overridden, fieldsInQuery,
+    version,
+    format: rendering.format,
+    suppress: rendering.suppress,
+    method: target ?? (httpMethod === 'HEAD' ? 'GET' : (httpMethod as Verb)),
+    overridden,
+    fieldsInQuery,
     path: queryAt === -1 ? url : url.slice(0, queryAt),
     url: (request.raw as WithOriginalUrl).originalUrl ?? url,
     id: (request.params as { id?: string }).id,
     query,
-    input: fieldsInQuery ? () => query : httpMethod === 'GET' || httpMethod === 'HEAD' ? noInput : () => readBody(request) ?? {},
-    ifMatch: headers['if-match'], ifNoneMatch: headers['if-none-match'],
+    input: fieldsInQuery
+      ? () => query
+      : httpMethod === 'GET' || httpMethod === 'HEAD'
+        ? noInput
+        : () => readBody(request) ?? {},
+    ifMatch: headers['if-match'],
+    ifNoneMatch: headers['if-none-match'],
     exactCount: prefer !== undefined && prefersExactCount(prefer),
     idempotencyKey: headers['idempotency-key'],
-    scope: undefined, clientId: undefined,
+    scope: undefined,
+    clientId: undefined,
   };
   return intent;
 }
@@ -155,13 +171,19 @@ function overrideOf(request: FastifyRequest, httpMethod: string, query: QueryPar
   const header = request.headers['x-http-method-override'];
   if (httpMethod !== 'GET' && httpMethod !== 'POST') {
     if (query.method === undefined && header === undefined) return undefined;
-    throw new ApiError('methodOverrideInvalid', `A method override (the method parameter or X-HTTP-Method-Override) applies only to a GET or a POST; this request is a ${httpMethod}. Send the method you mean as the request's own method, without the override.`);
+    throw new ApiError(
+      'methodOverrideInvalid',
+      `A method override (the method parameter or X-HTTP-Method-Override) applies only to a GET or a POST; this request is a ${httpMethod}. Send the method you mean as the request's own method, without the override.`,
+    );
   }
-  const named = query.method ?? (httpMethod === 'POST' ? bodyMethod(request) ?? header : undefined);
+  const named = query.method ?? (httpMethod === 'POST' ? (bodyMethod(request) ?? header) : undefined);
   if (named === undefined) return undefined;
   const target = typeof named === 'string' ? OVERRIDES[named.toLowerCase()] : undefined;
   if (!target) {
-    throw new ApiError('methodOverrideInvalid', `The method override "${String(named)}" is not one of post, put, delete. Send it as ?method=put (or the X-HTTP-Method-Override header on a POST).`);
+    throw new ApiError(
+      'methodOverrideInvalid',
+      `The method override "${String(named)}" is not one of post, put, delete. Send it as ?method=put (or the X-HTTP-Method-Override header on a POST).`,
+    );
   }
   return target;
 }

@@ -12,7 +12,9 @@ export interface DeprecationHeaders {
 }
 
 /** The headers v1 answers carry, or undefined while no sunset is announced (V1_SUNSET unset). */
-export function deprecationHeaders(config: Pick<Config, 'v1Sunset' | 'v1Deprecated' | 'portalUrl'>): DeprecationHeaders | undefined {
+export function deprecationHeaders(
+  config: Pick<Config, 'v1Sunset' | 'v1Deprecated' | 'portalUrl'>,
+): DeprecationHeaders | undefined {
   if (config.v1Sunset === undefined) return undefined;
   return {
     deprecation: `@${midnightUtc(config.v1Deprecated) / 1000}`,
@@ -24,7 +26,9 @@ export function deprecationHeaders(config: Pick<Config, 'v1Sunset' | 'v1Deprecat
 /** Adds the headers to an answer when it is a v1 one; the stage is undefined while V1_SUNSET is unset. */
 export type DeprecationStage = (request: FastifyRequest, reply: FastifyReply) => void;
 
-export function deprecationStage(config: Pick<Config, 'v1Sunset' | 'v1Deprecated' | 'portalUrl'>): DeprecationStage | undefined {
+export function deprecationStage(
+  config: Pick<Config, 'v1Sunset' | 'v1Deprecated' | 'portalUrl'>,
+): DeprecationStage | undefined {
   const headers = deprecationHeaders(config);
   if (!headers) return undefined;
   return (request, reply) => {
@@ -46,10 +50,13 @@ export function deprecationStage(config: Pick<Config, 'v1Sunset' | 'v1Deprecated
  */
 export function registerDeprecation(app: FastifyInstance, stage: DeprecationStage | undefined): void {
   if (!stage) return;
-  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-    stage(request, reply);
-    done(null, payload);
-  });
+  app.addHook(
+    'onSend',
+    (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+      stage(request, reply);
+      done(null, payload);
+    },
+  );
 }
 
 /** `/v1`, `/v1/…` or `/v1?…` (the URL after the format suffix is cut: `/v1/dogs.xml` is `/v1/dogs`). */

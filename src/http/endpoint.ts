@@ -45,7 +45,8 @@ export interface EndpointDeps {
 }
 
 /** What a browser script on another origin may read of an answer (CORS). */
-const EXPOSED_HEADERS = 'ETag, Link, Location, X-Request-Id, X-Total-Count, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Deprecation, Sunset';
+const EXPOSED_HEADERS =
+  'ETag, Link, Location, X-Request-Id, X-Total-Count, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Deprecation, Sunset';
 
 const VERB_ORDER: Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -70,8 +71,11 @@ function handledMethods(endpoint: Endpoint): string[] {
 /** Any other method (PATCH, TRACE, PROPFIND, …): the API's 400 (1003) with Allow, in the request's format. */
 function wrongMethodOf(endpoint: Endpoint) {
   return (request: FastifyRequest, reply: FastifyReply, allow: string): never => {
-    if (endpoint.cors) reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS);
-    throw new ApiError('methodNotAllowed', `${request.method} is not offered on this path. It offers: ${allow}.`, { allow });
+    if (endpoint.cors)
+      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS);
+    throw new ApiError('methodNotAllowed', `${request.method} is not offered on this path. It offers: ${allow}.`, {
+      allow,
+    });
   };
 }
 
@@ -82,7 +86,9 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
   const wrongMethod = wrongMethodOf(endpoint);
   for (const version of VERSIONS) {
     routeEveryMethod(app, {
-      method, allow, wrongMethod,
+      method,
+      allow,
+      wrongMethod,
       url: `/v${version}${endpoint.path}`,
       config: { endpoint, version },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
@@ -96,10 +102,15 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
         const operation = endpoint.operations[intent.method];
         if (!operation) {
           const asked = intent.overridden ? `${intent.method} (by method override)` : request.method;
-          throw new ApiError('methodNotAllowed', `${asked} is not offered on this path. It offers: ${allow}.`, { allow });
+          throw new ApiError('methodNotAllowed', `${asked} is not offered on this path. It offers: ${allow}.`, {
+            allow,
+          });
         }
         if (intent.overridden && request.method !== 'POST' && isPrefetch(request)) {
-          throw new ApiError('prefetchRefused', 'This GET changes data (it has a method override) and was sent as a prefetch, so it was not carried out. Send it as a normal request.');
+          throw new ApiError(
+            'prefetchRefused',
+            'This GET changes data (it has a method override) and was sent as a prefetch, so it was not carried out. Send it as a normal request.',
+          );
         }
         let outcome: Outcome;
         if (endpoint.open) {
@@ -110,9 +121,10 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
           const { scope, clientId } = checked instanceof Promise ? await checked : checked;
           const context = contextOf(intent, scope, clientId);
           const tenantOperation = endpoint.operations[intent.method]!;
-          outcome = context.method === 'POST'
-            ? await runIdempotent(context, deps.storage, (claimed) => tenantOperation.run(context, claimed))
-            : await tenantOperation.run(context);
+          outcome =
+            context.method === 'POST'
+              ? await runIdempotent(context, deps.storage, (claimed) => tenantOperation.run(context, claimed))
+              : await tenantOperation.run(context);
         }
         // A write's answer already leaves with its batch's, when the group commit resolves them all.
         if (intent.method === 'GET') await answersLeave();
@@ -125,12 +137,15 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
 /** A CORS preflight (an OPTIONS request) answers 200 with what the endpoint allows. */
 function preflight(request: FastifyRequest, reply: FastifyReply, allow: string): FastifyReply {
   const asked = request.headers['access-control-request-headers'];
-  return reply.code(200).headers({
-    'access-control-allow-methods': allow,
-    'access-control-allow-headers': typeof asked === 'string' ? asked : 'Accept, Content-Type',
-    'access-control-max-age': '86400',
-    allow,
-  }).send();
+  return reply
+    .code(200)
+    .headers({
+      'access-control-allow-methods': allow,
+      'access-control-allow-headers': typeof asked === 'string' ? asked : 'Accept, Content-Type',
+      'access-control-max-age': '86400',
+      allow,
+    })
+    .send();
 }
 
 function isPrefetch(request: FastifyRequest): boolean {

@@ -8,10 +8,23 @@ import { unmatchedPathError } from './versions.js';
 
 /** Fastify's own errors, mapped onto the catalogue (and so onto the eight allowed statuses). */
 const FRAMEWORK_ERRORS: Readonly<Record<string, (error: FastifyError) => ApiError>> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('bodyTooLarge', 'The request body is larger than 16 KiB, the most the API accepts. Send fewer or shorter fields.'),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError('mediaTypeUnsupported', 'The body has a Content-Type the API does not read. Send application/json or application/x-www-form-urlencoded.'),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError('bodyMalformed', 'The body is shorter or longer than its Content-Length header says.'),
-  FST_ERR_BAD_URL: () => new ApiError('requestMalformed', 'The URL could not be decoded (a broken %-escape?). Percent-encode the path properly.'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new ApiError(
+      'bodyTooLarge',
+      'The request body is larger than 16 KiB, the most the API accepts. Send fewer or shorter fields.',
+    ),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new ApiError(
+      'mediaTypeUnsupported',
+      'The body has a Content-Type the API does not read. Send application/json or application/x-www-form-urlencoded.',
+    ),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    new ApiError('bodyMalformed', 'The body is shorter or longer than its Content-Length header says.'),
+  FST_ERR_BAD_URL: () =>
+    new ApiError(
+      'requestMalformed',
+      'The URL could not be decoded (a broken %-escape?). Percent-encode the path properly.',
+    ),
 };
 
 export function registerErrorHandlers(app: FastifyInstance, portalUrl: string): void {
@@ -55,7 +68,10 @@ function storageFailure(error: StorageError, requestId: string): ApiError {
     const message = `The database is busy right now. Retry in a second; quote the request id ${requestId} if it persists.`;
     return new ApiError('databaseUnavailable', message, { 'retry-after': '1' });
   }
-  return new ApiError('databaseUnavailable', `The service cannot reach its database right now. Retry later; quote the request id ${requestId} if it persists.`);
+  return new ApiError(
+    'databaseUnavailable',
+    `The service cannot reach its database right now. Retry later; quote the request id ${requestId} if it persists.`,
+  );
 }
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
@@ -72,5 +88,8 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
     return new ApiError('requestMalformed', `The request could not be read: ${error.message}.`);
   }
   request.log.error({ err: error }, 'request failed');
-  return new ApiError('internal', `The service failed to answer this request. Quote the request id ${request.id} if you report it; retrying later may work.`);
+  return new ApiError(
+    'internal',
+    `The service failed to answer this request. Quote the request id ${request.id} if you report it; retrying later may work.`,
+  );
 }

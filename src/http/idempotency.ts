@@ -30,19 +30,32 @@ export class ClaimedKey {
 }
 
 /** Runs a POST under its Idempotency-Key, if it has one (SPEC §4); the operation gets the claimed key. */
-export async function runIdempotent(context: ApiContext, storage: Storage, run: (claimed?: ClaimedKey) => Promise<Outcome>): Promise<Outcome> {
+export async function runIdempotent(
+  context: ApiContext,
+  storage: Storage,
+  run: (claimed?: ClaimedKey) => Promise<Outcome>,
+): Promise<Outcome> {
   const header = context.idempotencyKey;
   if (header === undefined) return run();
   if (typeof header !== 'string' || !KEY.test(header)) {
-    throw new ApiError('idempotencyKeyInvalid', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a fresh UUID per creation is a good key), given once.');
+    throw new ApiError(
+      'idempotencyKeyInvalid',
+      'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a fresh UUID per creation is a good key), given once.',
+    );
   }
   const key: IdempotencyKey = { clientId: context.clientId, key: header, fingerprint: fingerprintOf(context) };
   const claim = await storage.claimIdempotencyKey(context.scope, key);
   switch (claim.state) {
     case 'mismatch':
-      throw new ApiError('idempotencyKeyReused', `The Idempotency-Key "${header}" was already used for a request with another body or path. Use a new key for a new creation.`);
+      throw new ApiError(
+        'idempotencyKeyReused',
+        `The Idempotency-Key "${header}" was already used for a request with another body or path. Use a new key for a new creation.`,
+      );
     case 'pending':
-      throw new ApiError('idempotencyInProgress', `A request with the Idempotency-Key "${header}" is still in progress. Retry in a moment to get its answer.`);
+      throw new ApiError(
+        'idempotencyInProgress',
+        `A request with the Idempotency-Key "${header}" is still in progress. Retry in a moment to get its answer.`,
+      );
     case 'replay':
       return { ...(JSON.parse(claim.answer) as Outcome), replayed: true };
     case 'claimed':
@@ -64,7 +77,9 @@ export async function runIdempotent(context: ApiContext, storage: Storage, run: 
 /** The same operation on the same path with the same fields, however they were encoded. */
 function fingerprintOf(context: ApiContext): string {
   const input = context.input();
-  const fields = Object.keys(input).filter((name) => name !== 'access_token' && name !== 'suppress_response_codes').sort();
+  const fields = Object.keys(input)
+    .filter((name) => name !== 'access_token' && name !== 'suppress_response_codes')
+    .sort();
   const path = context.path.replace(/\/+$/, '');
   const canonical = JSON.stringify([context.method, path, fields.map((name) => [name, input[name]])]);
   return hash('sha256', canonical, 'base64url');

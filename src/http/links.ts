@@ -10,11 +10,13 @@ export interface PageInfo {
 /** Whether a Prefer header (RFC 7240) says `count=exact`, among any other preferences. */
 export function prefersExactCount(header: string | readonly string[]): boolean {
   const values = typeof header === 'string' ? [header] : header;
-  return values.some((value) => value.split(',').some((preference) => {
-    const [token = ''] = preference.split(';');
-    const [name = '', raw = ''] = token.split('=').map((part) => part.trim().toLowerCase());
-    return name === 'count' && raw.replace(/^"|"$/g, '') === 'exact';
-  }));
+  return values.some((value) =>
+    value.split(',').some((preference) => {
+      const [token = ''] = preference.split(';');
+      const [name = '', raw = ''] = token.split('=').map((part) => part.trim().toLowerCase());
+      return name === 'count' && raw.replace(/^"|"$/g, '') === 'exact';
+    }),
+  );
 }
 
 /**

@@ -9,21 +9,59 @@ import { requestIdOf } from './request-id.js';
 
 /** The parser's error codes (llhttp's HPE_*) that have an entry of their own; any other is 1008. */
 const PARSER_ERRORS: Readonly<Record<string, { name: ErrorName; message: string }>> = {
-  HPE_HEADER_OVERFLOW: { name: 'headersTooLarge', message: 'The request line and headers are larger than 16 KiB. Shorten the URL (a long fields selection or filter list?) or the headers.' },
-  HPE_INVALID_METHOD: { name: 'methodTokenInvalid', message: 'The request line does not start with an HTTP method the service knows. Use GET, POST, PUT or DELETE, in capitals.' },
-  HPE_INVALID_URL: { name: 'requestTargetInvalid', message: 'The URL has characters that must be percent-encoded (non-ASCII letters, spaces, control characters): é is %C3%A9.' },
-  HPE_INVALID_CHUNK_SIZE: { name: 'bodyFramingInvalid', message: 'The chunked body has a chunk size that is not a hexadecimal number. Send correct chunked encoding, or a Content-Length.' },
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: { name: 'bodyFramingInvalid', message: 'The chunked body has chunk extensions too large to read. Send the chunks without extensions.' },
-  HPE_INVALID_TRANSFER_ENCODING: { name: 'bodyFramingInvalid', message: 'The body has both a Content-Length and a Transfer-Encoding, or an encoding other than chunked. Send one of them.' },
-  HPE_UNEXPECTED_CONTENT_LENGTH: { name: 'bodyFramingInvalid', message: 'The body has both a Content-Length and a Transfer-Encoding. Send one of them.' },
-  HPE_INVALID_CONTENT_LENGTH: { name: 'bodyFramingInvalid', message: 'The Content-Length header is not one whole number of bytes.' },
+  HPE_HEADER_OVERFLOW: {
+    name: 'headersTooLarge',
+    message:
+      'The request line and headers are larger than 16 KiB. Shorten the URL (a long fields selection or filter list?) or the headers.',
+  },
+  HPE_INVALID_METHOD: {
+    name: 'methodTokenInvalid',
+    message:
+      'The request line does not start with an HTTP method the service knows. Use GET, POST, PUT or DELETE, in capitals.',
+  },
+  HPE_INVALID_URL: {
+    name: 'requestTargetInvalid',
+    message:
+      'The URL has characters that must be percent-encoded (non-ASCII letters, spaces, control characters): é is %C3%A9.',
+  },
+  HPE_INVALID_CHUNK_SIZE: {
+    name: 'bodyFramingInvalid',
+    message:
+      'The chunked body has a chunk size that is not a hexadecimal number. Send correct chunked encoding, or a Content-Length.',
+  },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: {
+    name: 'bodyFramingInvalid',
+    message: 'The chunked body has chunk extensions too large to read. Send the chunks without extensions.',
+  },
+  HPE_INVALID_TRANSFER_ENCODING: {
+    name: 'bodyFramingInvalid',
+    message:
+      'The body has both a Content-Length and a Transfer-Encoding, or an encoding other than chunked. Send one of them.',
+  },
+  HPE_UNEXPECTED_CONTENT_LENGTH: {
+    name: 'bodyFramingInvalid',
+    message: 'The body has both a Content-Length and a Transfer-Encoding. Send one of them.',
+  },
+  HPE_INVALID_CONTENT_LENGTH: {
+    name: 'bodyFramingInvalid',
+    message: 'The Content-Length header is not one whole number of bytes.',
+  },
 };
 
 /** The answer to a protocol error: a 400 in the catalogue's JSON shape that closes the connection. */
-function protocolAnswer(error: ApiError, requestId: string, moreInfoBase: string): { head: Record<string, string | number>; body: string } {
+function protocolAnswer(
+  error: ApiError,
+  requestId: string,
+  moreInfoBase: string,
+): { head: Record<string, string | number>; body: string } {
   const body = JSON.stringify({ message: error.message, more_info: `${moreInfoBase}/${error.code}`, code: error.code });
   return {
-    head: { 'content-type': MEDIA_TYPES.json, 'content-length': Buffer.byteLength(body), 'x-request-id': requestId, connection: 'close' },
+    head: {
+      'content-type': MEDIA_TYPES.json,
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': requestId,
+      connection: 'close',
+    },
     body,
   };
 }
@@ -31,9 +69,16 @@ function protocolAnswer(error: ApiError, requestId: string, moreInfoBase: string
 function parserError(error: Error & { code?: string }): ApiError {
   const known = error.code ? PARSER_ERRORS[error.code] : undefined;
   if (known) return new ApiError(known.name, known.message);
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ApiError('requestMalformed', 'The request did not arrive completely in the time the service waits for one. Send it again, all at once.');
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return new ApiError(
+      'requestMalformed',
+      'The request did not arrive completely in the time the service waits for one. Send it again, all at once.',
+    );
   const reason = error.message.replace(/^Parse Error: /, '');
-  return new ApiError('requestMalformed', `The request could not be read as HTTP (${reason}). Check the request line and the headers.`);
+  return new ApiError(
+    'requestMalformed',
+    `The request could not be read as HTTP (${reason}). Check the request line and the headers.`,
+  );
 }
 
 /**
@@ -50,9 +95,14 @@ export function clientErrorHandler(portalUrl: string) {
       const requestId = randomUUID();
       const apiError = parserError(error);
       // The error's rawPacket (up to the whole oversized head) stays out of the log.
-      this.log.info({ requestId, parserError: error.code, reason: error.message, code: apiError.code }, 'request rejected by the HTTP parser');
+      this.log.info(
+        { requestId, parserError: error.code, reason: error.message, code: apiError.code },
+        'request rejected by the HTTP parser',
+      );
       const { head, body } = protocolAnswer(apiError, requestId, moreInfoBase);
-      const lines = Object.entries(head).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      const lines = Object.entries(head)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
       socket.write(`HTTP/1.1 400 Bad Request\r\n${lines}\r\n${body}`);
     }
     socket.destroy();
@@ -64,7 +114,10 @@ export function expectationHandler(app: FastifyInstance, portalUrl: string) {
   const moreInfoBase = `${portalUrl}/errors`;
   return (request: IncomingMessage, response: ServerResponse): void => {
     const requestId = requestIdOf(request);
-    const apiError = new ApiError('expectationUnsupported', `The Expect header "${String(request.headers.expect).slice(0, 100)}" is not one the service meets: only 100-continue is. Remove the header.`);
+    const apiError = new ApiError(
+      'expectationUnsupported',
+      `The Expect header "${String(request.headers.expect).slice(0, 100)}" is not one the service meets: only 100-continue is. Remove the header.`,
+    );
     app.log.info({ requestId, expect: request.headers.expect }, 'request with an unsupported Expect refused');
     const { head, body } = protocolAnswer(apiError, requestId, moreInfoBase);
     response.writeHead(400, head).end(body);

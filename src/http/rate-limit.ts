@@ -26,7 +26,10 @@ export class RateLimiter {
   private readonly sweeps = new NowAndThen(WINDOW_MS);
 
   /** `perMinute` 0 turns the limit off. */
-  constructor(readonly perMinute: number, private readonly clock: () => number = Date.now) {}
+  constructor(
+    readonly perMinute: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   get enabled(): boolean {
     return this.perMinute > 0;
@@ -66,7 +69,11 @@ export function enforceRateLimit(limiter: RateLimiter, key: string, what: string
   const decision = limiter.take(key);
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) {
-    throw new ApiError('rateLimited', `Too many ${what}: the limit is ${decision.limit} a minute. Retry in ${decision.resetSeconds} s.`, headers);
+    throw new ApiError(
+      'rateLimited',
+      `Too many ${what}: the limit is ${decision.limit} a minute. Retry in ${decision.resetSeconds} s.`,
+      headers,
+    );
   }
   return headers;
 }

@@ -37,19 +37,29 @@ export function readBody(request: FastifyRequest): Record<string, unknown> | und
 
 function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
   if (!raw || raw.bytes.length === 0) return undefined;
-  if (raw.mediaType === 'application/x-www-form-urlencoded') return parseForm(raw.bytes.toString('utf8')) as Record<string, unknown>;
+  if (raw.mediaType === 'application/x-www-form-urlencoded')
+    return parseForm(raw.bytes.toString('utf8')) as Record<string, unknown>;
   if (raw.mediaType === 'application/json' || raw.mediaType.endsWith('+json')) {
     let value: unknown;
     try {
       value = JSON.parse(raw.bytes.toString('utf8'));
     } catch (error) {
-      throw new ApiError('bodyMalformed', `The JSON body does not parse (${(error as Error).message}). Send one JSON object, such as {"name": "Rex"}.`);
+      throw new ApiError(
+        'bodyMalformed',
+        `The JSON body does not parse (${(error as Error).message}). Send one JSON object, such as {"name": "Rex"}.`,
+      );
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new ApiError('bodyMalformed', 'The JSON body must be one object, such as {"name": "Rex"}, not a list or a single value.');
+      throw new ApiError(
+        'bodyMalformed',
+        'The JSON body must be one object, such as {"name": "Rex"}, not a list or a single value.',
+      );
     }
     return value as Record<string, unknown>;
   }
   const named = raw.mediaType === '' ? 'no Content-Type' : `Content-Type ${raw.mediaType}`;
-  throw new ApiError('mediaTypeUnsupported', `The body has ${named}. Send application/json or application/x-www-form-urlencoded.`);
+  throw new ApiError(
+    'mediaTypeUnsupported',
+    `The body has ${named}. Send application/json or application/x-www-form-urlencoded.`,
+  );
 }

@@ -12,7 +12,11 @@ type LogArgs = [unknown, ...unknown[]];
 class LazyRequestLogger {
   private real: FastifyBaseLogger | undefined;
 
-  constructor(private readonly parent: FastifyBaseLogger, private readonly bindings: Bindings, private readonly options: ChildLoggerOptions) {}
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
 
   get level(): string {
     return this.parent.level;
@@ -26,12 +30,24 @@ class LazyRequestLogger {
     return (this.parent as unknown as LevelAware).isLevelEnabled(level);
   }
 
-  fatal(...args: LogArgs): void { this.write('fatal', args); }
-  error(...args: LogArgs): void { this.write('error', args); }
-  warn(...args: LogArgs): void { this.write('warn', args); }
-  info(...args: LogArgs): void { this.write('info', args); }
-  debug(...args: LogArgs): void { this.write('debug', args); }
-  trace(...args: LogArgs): void { this.write('trace', args); }
+  fatal(...args: LogArgs): void {
+    this.write('fatal', args);
+  }
+  error(...args: LogArgs): void {
+    this.write('error', args);
+  }
+  warn(...args: LogArgs): void {
+    this.write('warn', args);
+  }
+  info(...args: LogArgs): void {
+    this.write('info', args);
+  }
+  debug(...args: LogArgs): void {
+    this.write('debug', args);
+  }
+  trace(...args: LogArgs): void {
+    this.write('trace', args);
+  }
   silent(): void {}
 
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
@@ -54,7 +70,12 @@ interface LevelAware {
 }
 
 /** Fastify's childLoggerFactory option; a logger that cannot tell its levels (logging off) gets a plain child. */
-export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
-  if (typeof (logger as unknown as Partial<LevelAware>).isLevelEnabled !== 'function') return logger.child(bindings, options);
+export function lazyChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  if (typeof (logger as unknown as Partial<LevelAware>).isLevelEnabled !== 'function')
+    return logger.child(bindings, options);
   return new LazyRequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
 }

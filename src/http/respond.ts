@@ -19,7 +19,12 @@ export interface Outcome {
  * Sends an outcome. A read (`conditional`) gets an ETag, and If-None-Match may turn it into a
  * 304 without a body — or, with suppressed codes, into a 200 with the full body.
  */
-export function sendOutcome(request: FastifyRequest, reply: FastifyReply, outcome: Outcome, conditional: boolean): FastifyReply {
+export function sendOutcome(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  outcome: Outcome,
+  conditional: boolean,
+): FastifyReply {
   const { format, suppress } = renderingOf(request);
   reply.code(suppress ? 200 : outcome.status);
   reply.header('vary', 'Accept');
@@ -37,7 +42,12 @@ export function sendOutcome(request: FastifyRequest, reply: FastifyReply, outcom
 }
 
 /** Renders an error: the envelope of SPEC §2 in the request's format, its status or a suppressed 200. */
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError, moreInfoBase: string): FastifyReply {
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+  moreInfoBase: string,
+): FastifyReply {
   const { format, suppress } = renderingOf(request);
   const status: ApiStatus = error.status;
   const body: Document = {};

@@ -37,12 +37,18 @@ export function acceptEveryMethod(app: FastifyInstance): void {
 
 /** Two routes for `url`: the offered methods to the handler, every other method to the surface's wrong-method answer. */
 export function routeEveryMethod(app: FastifyInstance, route: EveryMethodRoute): void {
-  const offered = route.method.includes('GET') && !route.method.includes('HEAD')
-    ? route.method.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))
-    : [...route.method];
+  const offered =
+    route.method.includes('GET') && !route.method.includes('HEAD')
+      ? route.method.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))
+      : [...route.method];
   const allow = route.allow ?? offered.join(', ');
   const { wrongMethod } = route;
-  const shared = { url: route.url, exposeHeadRoute: false, config: route.config, ...(route.constraints ? { constraints: route.constraints } : {}) };
+  const shared = {
+    url: route.url,
+    exposeHeadRoute: false,
+    config: route.config,
+    ...(route.constraints ? { constraints: route.constraints } : {}),
+  };
   app.route({ ...shared, method: offered, handler: route.handler });
   app.route({
     ...shared,

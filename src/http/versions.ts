@@ -14,13 +14,19 @@ const API_NAMES: ReadonlySet<string> = new Set([...resources.map((def) => def.na
 /** A path with no version: a 400 that shows the versioned path to use (SPEC §8). */
 export function versionMissingError(pathname: string): ApiError {
   const suggested = `/v${CURRENT_VERSION}${pathname === '/' ? '/dogs' : pathname}`;
-  return new ApiError('versionMissing', `The path ${pathname} has no version. Every API path starts with the version: use ${suggested} (v${CURRENT_VERSION} is current, v1 is also available).`);
+  return new ApiError(
+    'versionMissing',
+    `The path ${pathname} has no version. Every API path starts with the version: use ${suggested} (v${CURRENT_VERSION} is current, v1 is also available).`,
+  );
 }
 
 /** A path under a version the service offers that names nothing: a 404 listing what there is. */
 export function routeNotFoundError(pathname: string, version: number): ApiError {
   const collections = resources.map((def) => `/v${version}/${def.name}`).join(', ');
-  return new ApiError('routeNotFound', `There is nothing at ${pathname}. The collections are ${collections}, each with /<id> for one item and /count; there are also /v${version}/search, /v${version}/convert and /v${version}/adoptions. See the API reference.`);
+  return new ApiError(
+    'routeNotFound',
+    `There is nothing at ${pathname}. The collections are ${collections}, each with /<id> for one item and /count; there are also /v${version}/search, /v${version}/convert and /v${version}/adoptions. See the API reference.`,
+  );
 }
 
 /**
@@ -34,8 +40,14 @@ export function unmatchedPathError(pathname: string, portalUrl: string): ApiErro
     const offered = VERSIONS.find((version) => first === `v${version}`);
     if (offered !== undefined) return routeNotFoundError(pathname, offered);
     const supported = VERSIONS.map((version) => `v${version}`).join(', ');
-    return new ApiError('versionUnknown', `The version "${first}" does not exist. Supported versions: ${supported}; write them as /v2/…, with no dot or minor number.`);
+    return new ApiError(
+      'versionUnknown',
+      `The version "${first}" does not exist. Supported versions: ${supported}; write them as /v2/…, with no dot or minor number.`,
+    );
   }
   if (API_NAMES.has(first)) return versionMissingError(pathname);
-  return new ApiError('routeNotFound', `There is nothing at ${pathname}. The API is under /v${CURRENT_VERSION}/ (for example /v${CURRENT_VERSION}/dogs), the developer portal at ${portalUrl}, and the service's own endpoints are /healthz, /readyz and /metrics.`);
+  return new ApiError(
+    'routeNotFound',
+    `There is nothing at ${pathname}. The API is under /v${CURRENT_VERSION}/ (for example /v${CURRENT_VERSION}/dogs), the developer portal at ${portalUrl}, and the service's own endpoints are /healthz, /readyz and /metrics.`,
+  );
 }

@@ -22,11 +22,14 @@ import { securitySchemes } from './security.js';
 
 /** The endpoints are only described here, never run, so they get dependencies that refuse every use. */
 function refusing<T>(): T {
-  return new Proxy({}, {
-    get() {
-      throw new Error('The OpenAPI document describes operations and never runs them.');
+  return new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('The OpenAPI document describes operations and never runs them.');
+      },
     },
-  }) as T;
+  ) as T;
 }
 
 /** The document of `version`; `defs` defaults to every resource the service serves. */
@@ -40,7 +43,12 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
   if (version < CURRENT_VERSION) markDeprecated(paths);
   return {
     openapi: '3.1.1',
-    info: { title: 'Dog Registry Service', version: `v${version}`, summary: 'A registry of dogs and the people and things around them.', description: describeVersion(config, version) },
+    info: {
+      title: 'Dog Registry Service',
+      version: `v${version}`,
+      summary: 'A registry of dogs and the people and things around them.',
+      description: describeVersion(config, version),
+    },
     externalDocs: { description: 'The developer portal: sign-up, error codes, versions.', url: config.portalUrl },
     servers: [{ url: `${config.publicUrl}/v${version}`, description: `Version ${version} of the API` }],
     tags: [
@@ -51,9 +59,19 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
     ],
     paths,
     components: {
-      schemas: Object.assign(sharedSchemas(config.portalUrl), ...defs.map((def) => resourceSchemas(def, lookup)),
-        searchSchemas(defs), adoptionSchemas(), convertSchemas()),
-      parameters: Object.assign(sharedParameters(), ...defs.map(resourceParameters), searchParameters(defs), adoptionParameters()),
+      schemas: Object.assign(
+        sharedSchemas(config.portalUrl),
+        ...defs.map((def) => resourceSchemas(def, lookup)),
+        searchSchemas(defs),
+        adoptionSchemas(),
+        convertSchemas(),
+      ),
+      parameters: Object.assign(
+        sharedParameters(),
+        ...defs.map(resourceParameters),
+        searchParameters(defs),
+        adoptionParameters(),
+      ),
       responses: responseComponents(),
       headers: headerComponents(),
       securitySchemes: securitySchemes(config),
@@ -84,18 +102,20 @@ function markDeprecated(paths: JsonObject): void {
 }
 
 function describeVersion(config: Config, version: Version): string {
-  const status = version === CURRENT_VERSION
-    ? `v${version} is the current version: a creation answers 201 Created with the new item's URL in Location.`
-    : `v${version} is an earlier version, deprecated since ${config.v1Deprecated}, that stays available: a creation answers 200. v${CURRENT_VERSION} is current; `
-      + `moving to it means accepting 201 Created (with Location) where v${version} answers 200. See ${config.portalUrl}/versions.`;
-  const sunset = version < CURRENT_VERSION && config.v1Sunset
-    ? ` v${version} is retired on ${config.v1Sunset} (00:00 UTC); until then every v${version} answer carries Deprecation, Sunset and a Link with rel="deprecation".`
-    : '';
+  const status =
+    version === CURRENT_VERSION
+      ? `v${version} is the current version: a creation answers 201 Created with the new item's URL in Location.`
+      : `v${version} is an earlier version, deprecated since ${config.v1Deprecated}, that stays available: a creation answers 200. v${CURRENT_VERSION} is current; ` +
+        `moving to it means accepting 201 Created (with Location) where v${version} answers 200. See ${config.portalUrl}/versions.`;
+  const sunset =
+    version < CURRENT_VERSION && config.v1Sunset
+      ? ` v${version} is retired on ${config.v1Sunset} (00:00 UTC); until then every v${version} answer carries Deprecation, Sunset and a Link with rel="deprecation".`
+      : '';
   return [
     `The Dog Registry Service keeps dogs, their owners, veterinarians and food. ${status}${sunset}`,
     'Answers are JSON by default and XML on request: end the path with .json or .xml (/dogs.xml, /dogs/{id}.xml), or send Accept: application/xml.',
-    `Every operation needs an OAuth 2.0 access token (client credentials, from ${config.publicUrl}/oauth2/token; see the oauth2 security scheme) `
-      + 'except GET /adoptions, which is open to anyone.',
+    `Every operation needs an OAuth 2.0 access token (client credentials, from ${config.publicUrl}/oauth2/token; see the oauth2 security scheme) ` +
+      'except GET /adoptions, which is open to anyone.',
     `Every error has a plain-language message, an integer code and a more_info link to ${config.portalUrl}/errors/<code>.`,
     'Clients that cannot send PUT or DELETE, or read statuses other than 200, can use the method and suppress_response_codes parameters.',
   ].join('\n\n');

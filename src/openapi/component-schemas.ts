@@ -13,7 +13,11 @@ export function resourceSchemas(def: ResourceDef, lookup: ResourceLookup): Recor
     [names.create]: clearableSets(def, withDefaults(def, toJsonSchema(createSchema(def)))),
     [names.update]: clearableSets(def, toJsonSchema(updateSchema(def))),
     [names.envelope]: envelope(def.singular, ref('schemas', names.item), `One ${def.singular} in its JSON envelope.`),
-    [names.list]: envelope(def.name, { type: 'array', items: ref('schemas', names.envelope) }, `A page of ${def.name} in the JSON list envelope.`),
+    [names.list]: envelope(
+      def.name,
+      { type: 'array', items: ref('schemas', names.envelope) },
+      `A page of ${def.name} in the JSON list envelope.`,
+    ),
     [names.listXml]: listXml(def.name, def.singular, ref('schemas', names.itemXml)),
   };
   if (names.itemXml !== names.item) schemas[names.itemXml] = itemWithAssociations(def, lookup, 'xml');
@@ -48,7 +52,8 @@ function clearableSets(def: ResourceDef, schema: JsonObject): JsonObject {
 function withDefaults(def: ResourceDef, schema: JsonObject): JsonObject {
   const properties = { ...(schema.properties as Record<string, JsonObject>) };
   for (const [name, field] of Object.entries(def.fields)) {
-    if (field.default !== undefined && properties[name]) properties[name] = { ...properties[name], default: field.default };
+    if (field.default !== undefined && properties[name])
+      properties[name] = { ...properties[name], default: field.default };
   }
   return { ...schema, properties };
 }
@@ -66,7 +71,12 @@ function itemWithAssociations(def: ResourceDef, lookup: ResourceLookup, format: 
 }
 
 /** JSON shows an array association like a list (`[{"dog": …}]`), XML as a wrapped run of elements. */
-function associationSchema(name: string, association: AssociationDef, target: ResourceDef, format: 'json' | 'xml'): JsonObject {
+function associationSchema(
+  name: string,
+  association: AssociationDef,
+  target: ResourceDef,
+  format: 'json' | 'xml',
+): JsonObject {
   const names = schemaNames(target);
   if (association.kind === 'one') {
     return {
@@ -85,20 +95,38 @@ export function sharedSchemas(portalUrl: string): Record<string, JsonObject> {
   return {
     Error: {
       type: 'object',
-      description: 'Every error of the API. In XML the root element is <error>; response_code comes first when present.',
+      description:
+        'Every error of the API. In XML the root element is <error>; response_code comes first when present.',
       xml: { name: 'error' },
       required: ['message', 'more_info', 'code'],
       properties: {
         response_code: {
-          type: 'string', pattern: '^[1-5][0-9]{2}$', examples: ['404'],
+          type: 'string',
+          pattern: '^[1-5][0-9]{2}$',
+          examples: ['404'],
           description: 'Only with suppress_response_codes=true: the HTTP status the answer would have had.',
         },
         message: { type: 'string', description: 'What went wrong and how to fix it, in plain language.' },
-        more_info: { type: 'string', format: 'uri', description: 'A portal page that explains the code.', examples: [`${portalUrl}/errors/4000`] },
-        code: { type: 'integer', description: 'The error\'s number in the catalogue; a code never changes meaning.', examples: [4000] },
+        more_info: {
+          type: 'string',
+          format: 'uri',
+          description: 'A portal page that explains the code.',
+          examples: [`${portalUrl}/errors/4000`],
+        },
+        code: {
+          type: 'integer',
+          description: "The error's number in the catalogue; a code never changes meaning.",
+          examples: [4000],
+        },
       },
     },
-    Count: { type: 'object', description: 'A count in its JSON envelope.', required: ['count'], properties: { count }, additionalProperties: false },
+    Count: {
+      type: 'object',
+      description: 'A count in its JSON envelope.',
+      required: ['count'],
+      properties: { count },
+      additionalProperties: false,
+    },
     CountXml: { ...count, xml: { name: 'count' }, description: 'A count in XML: <count>42</count>.' },
   };
 }

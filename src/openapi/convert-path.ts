@@ -9,7 +9,10 @@ const CODE = { type: 'string', pattern: '^[A-Za-z]{3}$' };
 const CANONICAL_DECIMAL = `^(0|[1-9][0-9]{0,${MAX_INTEGER_DIGITS - 1}})(\\.[0-9]{0,${MAX_FRACTION_DIGITS - 1}}[1-9])?$`;
 
 const AMOUNT: JsonObject = {
-  name: 'amount', in: 'query', required: true, example: '100',
+  name: 'amount',
+  in: 'query',
+  required: true,
+  example: '100',
   description: `The amount of the source currency: ${AMOUNT_ACCEPTED}. It is echoed in canonical form (100.50 → "100.5"). Anything else is a 400 (code 6001).`,
   schema: { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$', maxLength: 40 },
 };
@@ -24,9 +27,13 @@ export function convertParameter(name: string): JsonObject {
 
 function codeParameter(name: 'from' | 'to', example: string, role: string): JsonObject {
   return {
-    name, in: 'query', required: true, example,
-    description: `The ${role} currency: a three-letter ISO 4217 code, in any case, for which the service has a rate (the ECB publishes about 30). `
-      + 'An unknown code is a 400 (code 6000) whose message lists the accepted ones.',
+    name,
+    in: 'query',
+    required: true,
+    example,
+    description:
+      `The ${role} currency: a three-letter ISO 4217 code, in any case, for which the service has a rate (the ECB publishes about 30). ` +
+      'An unknown code is a 400 (code 6000) whose message lists the accepted ones.',
     schema: CODE,
   };
 }
@@ -36,17 +43,23 @@ export function convertProse(): Prose {
   return {
     operationId: 'convertCurrency',
     summary: 'Convert an amount between currencies',
-    description: 'amount × rate[to] ÷ rate[from], with the euro reference rates of the European Central Bank (cross rates through EUR), '
-      + 'computed in decimal and rounded once, half-even, to the minor units of the target currency (ISO 4217: JPY 0, USD 2, KWD 3). '
-      + `rate is rate[to] ÷ rate[from] rounded half-even to ${RATE_PLACES} places. Every number is a string, so no client reads money as a binary float. `
-      + 'from, to and amount are all required; a missing one is a 400 (code 6002).',
+    description:
+      'amount × rate[to] ÷ rate[from], with the euro reference rates of the European Central Bank (cross rates through EUR), ' +
+      'computed in decimal and rounded once, half-even, to the minor units of the target currency (ISO 4217: JPY 0, USD 2, KWD 3). ' +
+      `rate is rate[to] ÷ rate[from] rounded half-even to ${RATE_PLACES} places. Every number is a string, so no client reads money as a binary float. ` +
+      'from, to and amount are all required; a missing one is a 400 (code 6002).',
     tags: ['conversion'],
     answers: { 200: 'The conversion.' },
   };
 }
 
 export function convertSchemas(): Record<string, JsonObject> {
-  const decimal = (description: string, pattern: string, example: string): JsonObject => ({ type: 'string', pattern, description, examples: [example] });
+  const decimal = (description: string, pattern: string, example: string): JsonObject => ({
+    type: 'string',
+    pattern,
+    description,
+    examples: [example],
+  });
   return {
     Conversion: {
       type: 'object',
@@ -55,18 +68,48 @@ export function convertSchemas(): Record<string, JsonObject> {
       required: ['from', 'to', 'amount', 'rate', 'result', 'rateDate', 'source'],
       additionalProperties: false,
       properties: {
-        from: { type: 'string', pattern: '^[A-Z]{3}$', description: 'The source currency, in upper case.', examples: ['EUR'] },
-        to: { type: 'string', pattern: '^[A-Z]{3}$', description: 'The target currency, in upper case.', examples: ['USD'] },
-        amount: decimal('The amount converted, in canonical form: no exponent, no leading or trailing zeros.', CANONICAL_DECIMAL, '100'),
-        rate: decimal(`rate[to] ÷ rate[from], rounded half-even to ${RATE_PLACES} places, trailing zeros removed.`, '^[0-9]+(\\.[0-9]*[1-9])?$', '1.0163'),
-        result: decimal('The converted amount, with exactly as many decimals as the target currency\'s ISO 4217 minor units.', '^[0-9]+(\\.[0-9]+)?$', '101.63'),
-        rateDate: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'The day of the rates (YYYY-MM-DD).', examples: ['2022-07-08'] },
+        from: {
+          type: 'string',
+          pattern: '^[A-Z]{3}$',
+          description: 'The source currency, in upper case.',
+          examples: ['EUR'],
+        },
+        to: {
+          type: 'string',
+          pattern: '^[A-Z]{3}$',
+          description: 'The target currency, in upper case.',
+          examples: ['USD'],
+        },
+        amount: decimal(
+          'The amount converted, in canonical form: no exponent, no leading or trailing zeros.',
+          CANONICAL_DECIMAL,
+          '100',
+        ),
+        rate: decimal(
+          `rate[to] ÷ rate[from], rounded half-even to ${RATE_PLACES} places, trailing zeros removed.`,
+          '^[0-9]+(\\.[0-9]*[1-9])?$',
+          '1.0163',
+        ),
+        result: decimal(
+          "The converted amount, with exactly as many decimals as the target currency's ISO 4217 minor units.",
+          '^[0-9]+(\\.[0-9]+)?$',
+          '101.63',
+        ),
+        rateDate: {
+          type: 'string',
+          pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+          description: 'The day of the rates (YYYY-MM-DD).',
+          examples: ['2022-07-08'],
+        },
         source: { type: 'string', description: 'Where the rates come from.', examples: [ECB_SOURCE] },
       },
     },
     ConversionEnvelope: {
-      type: 'object', description: 'A conversion in its JSON envelope.', required: ['conversion'],
-      properties: { conversion: ref('schemas', 'Conversion') }, additionalProperties: false,
+      type: 'object',
+      description: 'A conversion in its JSON envelope.',
+      required: ['conversion'],
+      properties: { conversion: ref('schemas', 'Conversion') },
+      additionalProperties: false,
     },
   };
 }

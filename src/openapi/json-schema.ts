@@ -27,7 +27,9 @@ function tidy(value: unknown): unknown {
 
 /** A union of string constants becomes one `enum`; members lose the union's repeated annotations. */
 function simplifyUnion(schema: JsonObject, members: readonly JsonObject[]): JsonObject {
-  const constants = members.every((member) => member.type === 'string' && 'const' in member && Object.keys(member).length === 2);
+  const constants = members.every(
+    (member) => member.type === 'string' && 'const' in member && Object.keys(member).length === 2,
+  );
   const result: JsonObject = { ...schema };
   delete result.anyOf;
   if (constants) return { ...result, type: 'string', enum: members.map((member) => member.const) };

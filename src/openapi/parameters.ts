@@ -15,37 +15,79 @@ function inHeader(name: string, description: string, example: string): JsonObjec
   return { name, in: 'header', description, schema: { type: 'string', minLength: 1 }, example };
 }
 
-const Q_TEXT = 'Search text. Every word must match a word of a searched field, exactly or as its start, ignoring case and accents. '
-  + 'Without sort, the best matches come first.';
+const Q_TEXT =
+  'Search text. Every word must match a word of a searched field, exactly or as its start, ignoring case and accents. ' +
+  'Without sort, the best matches come first.';
 const Q_SCHEMA = { type: 'string', minLength: 1, maxLength: MAX_Q_LENGTH };
 
 /** Typed by CONTROL_PARAMS, so a new control parameter cannot go undocumented. */
 const CONTROL: Readonly<Record<(typeof CONTROL_PARAMS)[number], JsonObject>> = {
-  method: inQuery('method', 'On a GET or POST, carry out this method instead (any case), for clients that can only send GET and POST. '
-    + 'On a GET the fields come from the query string: GET /dogs/{id}?method=put&name=Rex. The X-HTTP-Method-Override header does the same on a POST. '
-    + 'A method the path does not offer is a 400 whose Allow header lists the ones it does.', { type: 'string', enum: ['post', 'put', 'delete'] }),
-  suppress_response_codes: inQuery('suppress_response_codes', 'true (any case): the HTTP status is always 200, for clients that cannot read other statuses; '
-    + 'an error body then carries the status it would have had in response_code, and a 304 becomes a 200 with the full body.', { type: 'boolean', default: false }),
-  access_token: inQuery('access_token', 'The bearer token, for clients that cannot set the Authorization header (RFC 6750 §2.3). '
-    + 'It may also be a field of a form body (RFC 6750 §2.2).', { type: 'string', minLength: 1 }),
+  method: inQuery(
+    'method',
+    'On a GET or POST, carry out this method instead (any case), for clients that can only send GET and POST. ' +
+      'On a GET the fields come from the query string: GET /dogs/{id}?method=put&name=Rex. The X-HTTP-Method-Override header does the same on a POST. ' +
+      'A method the path does not offer is a 400 whose Allow header lists the ones it does.',
+    { type: 'string', enum: ['post', 'put', 'delete'] },
+  ),
+  suppress_response_codes: inQuery(
+    'suppress_response_codes',
+    'true (any case): the HTTP status is always 200, for clients that cannot read other statuses; ' +
+      'an error body then carries the status it would have had in response_code, and a 304 becomes a 200 with the full body.',
+    { type: 'boolean', default: false },
+  ),
+  access_token: inQuery(
+    'access_token',
+    'The bearer token, for clients that cannot set the Authorization header (RFC 6750 §2.3). ' +
+      'It may also be a field of a form body (RFC 6750 §2.2).',
+    { type: 'string', minLength: 1 },
+  ),
 };
 
 export function sharedParameters(): Record<string, JsonObject> {
   return {
     id: {
-      name: 'id', in: 'path', required: true, description: 'The item\'s id, as the service assigned it.',
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: "The item's id, as the service assigned it.",
       schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 100 },
     },
-    limit: inQuery('limit', `How many items the page holds, from 1 to ${MAX_LIMIT}.`, { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
-    offset: inQuery('offset', 'How many items to skip before the page starts.', { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 }),
+    limit: inQuery('limit', `How many items the page holds, from 1 to ${MAX_LIMIT}.`, {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      default: DEFAULT_LIMIT,
+    }),
+    offset: inQuery('offset', 'How many items to skip before the page starts.', {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_OFFSET,
+      default: 0,
+    }),
     q: inQuery('q', Q_TEXT, Q_SCHEMA),
     'q.required': inQuery('q', `${Q_TEXT} Required here.`, Q_SCHEMA, { required: true, example: 'rex' }),
     ...CONTROL,
-    'If-None-Match': inHeader('If-None-Match', 'The ETag of an earlier answer: while it still matches, the answer is 304 with no body.', '"a1b2c3"'),
-    'If-Match': inHeader('If-Match', 'Carry out the change only if this is the item\'s current ETag (strong comparison); otherwise the answer is a 400 and nothing changes.', '"a1b2c3"'),
-    'Idempotency-Key': inHeader('Idempotency-Key', 'Makes a POST safe to retry: the same key with the same body within 24 hours replays the first answer and creates nothing; '
-      + 'the same key with another body is a 400.', '5f0c6e2a-8d6b-4d3c-9a71-2f4c1e0b7d55'),
-    Prefer: inHeader('Prefer', 'count=exact (RFC 7240) adds the total: an X-Total-Count header and a last link in Link.', 'count=exact'),
+    'If-None-Match': inHeader(
+      'If-None-Match',
+      'The ETag of an earlier answer: while it still matches, the answer is 304 with no body.',
+      '"a1b2c3"',
+    ),
+    'If-Match': inHeader(
+      'If-Match',
+      "Carry out the change only if this is the item's current ETag (strong comparison); otherwise the answer is a 400 and nothing changes.",
+      '"a1b2c3"',
+    ),
+    'Idempotency-Key': inHeader(
+      'Idempotency-Key',
+      'Makes a POST safe to retry: the same key with the same body within 24 hours replays the first answer and creates nothing; ' +
+        'the same key with another body is a 400.',
+      '5f0c6e2a-8d6b-4d3c-9a71-2f4c1e0b7d55',
+    ),
+    Prefer: inHeader(
+      'Prefer',
+      'count=exact (RFC 7240) adds the total: an X-Total-Count header and a last link in Link.',
+      'count=exact',
+    ),
   };
 }
 
@@ -56,22 +98,38 @@ export const PATH_CONTROL_REFS: readonly JsonObject[] = PATH_CONTROL_PARAMS.map(
 export function resourceParameters(def: ResourceDef): Record<string, JsonObject> {
   const fields = representedFields(def);
   const associations = Object.keys(def.associations);
-  const nested = associations.length === 0 ? ''
-    : ` Associations (${associations.join(', ')}) appear only when named, with their own fields in parentheses: ${associations[0]}(name). At most four levels of parentheses.`;
+  const nested =
+    associations.length === 0
+      ? ''
+      : ` Associations (${associations.join(', ')}) appear only when named, with their own fields in parentheses: ${associations[0]}(name). At most four levels of parentheses.`;
   const parameters: Record<string, JsonObject> = {
-    [`${def.name}.fields`]: inQuery('fields', `The fields to return, comma-separated, from: ${fields.join(', ')}.${nested} Without it, every field but the associations.`,
-      { type: 'string', minLength: 1 }, { example: fields.slice(0, 2).join(',') }),
-    [`${def.name}.sort`]: inQuery('sort', 'The field to order by; a leading - orders descending. Text compares ignoring case, and ties keep creation order.',
-      { type: 'string', enum: sortableFields(def).flatMap((field) => [field, `-${field}`]) }),
+    [`${def.name}.fields`]: inQuery(
+      'fields',
+      `The fields to return, comma-separated, from: ${fields.join(', ')}.${nested} Without it, every field but the associations.`,
+      { type: 'string', minLength: 1 },
+      { example: fields.slice(0, 2).join(',') },
+    ),
+    [`${def.name}.sort`]: inQuery(
+      'sort',
+      'The field to order by; a leading - orders descending. Text compares ignoring case, and ties keep creation order.',
+      { type: 'string', enum: sortableFields(def).flatMap((field) => [field, `-${field}`]) },
+    ),
   };
-  for (const [filter, field] of Object.entries(def.filters)) parameters[`${def.name}.${filter}`] = filterParameter(def, filter, field);
+  for (const [filter, field] of Object.entries(def.filters))
+    parameters[`${def.name}.${filter}`] = filterParameter(def, filter, field);
   return parameters;
 }
 
 /** A comma-separated list means any of them: OpenAPI's form style, not exploded. */
 export function filterParameter(def: ResourceDef, filter: string, field: string): JsonObject {
   const values = def.fields[field]?.values;
-  const item = values ? { type: 'string', enum: [...values] } : { type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH };
-  return inQuery(filter, `Only ${def.name} whose ${field} equals one of these values (comma-separated, ignoring case). Filters combine with AND.`,
-    { type: 'array', minItems: 1, items: item }, { style: 'form', explode: false });
+  const item = values
+    ? { type: 'string', enum: [...values] }
+    : { type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH };
+  return inQuery(
+    filter,
+    `Only ${def.name} whose ${field} equals one of these values (comma-separated, ignoring case). Filters combine with AND.`,
+    { type: 'array', minItems: 1, items: item },
+    { style: 'form', explode: false },
+  );
 }

@@ -17,7 +17,11 @@ export function openApiPath(path: string): string {
 }
 
 /** The path item of one endpoint, keyed by its path: each of its operations described from its descriptor. */
-export function pathItem(endpoint: Endpoint, version: number, defs: readonly ResourceDef[]): Record<string, JsonObject> {
+export function pathItem(
+  endpoint: Endpoint,
+  version: number,
+  defs: readonly ResourceDef[],
+): Record<string, JsonObject> {
   const verbs = VERBS.filter((verb) => endpoint.operations[verb]);
   const open = endpoint.open === true;
   const item: JsonObject = {};
@@ -26,43 +30,74 @@ export function pathItem(endpoint: Endpoint, version: number, defs: readonly Res
     const { descriptor } = endpoint.operations[verb]!;
     parameters = pathParameters(descriptor);
     checkPathParameters(endpoint, verb, parameters);
-    item[verb.toLowerCase()] = finishOperation(describeOperation(descriptor, version, defs), { scope: scopeFor(verb), open, notFound: parameters.length > 0 });
+    item[verb.toLowerCase()] = finishOperation(describeOperation(descriptor, version, defs), {
+      scope: scopeFor(verb),
+      open,
+      notFound: parameters.length > 0,
+    });
   }
   if (endpoint.cors) {
     item.options = preflight(allowHeader(endpoint), (Object.values(item)[0] as JsonObject).tags);
     for (const [key, operation] of Object.entries(item)) item[key] = withCorsHeader(operation as JsonObject);
   }
   // An open operation ignores credentials, so access_token is left out of its parameters.
-  const control = open ? PATH_CONTROL_REFS.filter((parameter) => !String(parameter.$ref).endsWith('/access_token')) : PATH_CONTROL_REFS;
+  const control = open
+    ? PATH_CONTROL_REFS.filter((parameter) => !String(parameter.$ref).endsWith('/access_token'))
+    : PATH_CONTROL_REFS;
   return { [openApiPath(endpoint.path)]: { parameters: [...parameters, ...control], ...item } };
 }
 
 /** A descriptor names exactly the route's path parameters (`/dogs/:id` → id), or the document would promise another path. */
 function checkPathParameters(endpoint: Endpoint, verb: Verb, parameters: readonly JsonObject[]): void {
-  const route = endpoint.path.split('/').filter((segment) => segment.startsWith(':')).map((segment) => ref('parameters', segment.slice(1)).$ref);
+  const route = endpoint.path
+    .split('/')
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment) => ref('parameters', segment.slice(1)).$ref);
   const described = parameters.map((parameter) => parameter.$ref);
-  if (route.join() !== described.join()) throw new Error(`${verb} ${endpoint.path} describes the path parameters ${described.join(', ') || 'none'}`);
+  if (route.join() !== described.join())
+    throw new Error(`${verb} ${endpoint.path} describes the path parameters ${described.join(', ') || 'none'}`);
 }
 
 /** Every answer of a CORS endpoint, errors included, says any origin may read it. */
 function withCorsHeader(operation: JsonObject): JsonObject {
   const header = { 'Access-Control-Allow-Origin': ref('headers', 'Access-Control-Allow-Origin') };
-  const responses = Object.fromEntries(Object.entries(operation.responses as Record<string, JsonObject>)
-    .map(([status, response]) => [status, withHeaders(response, header)]));
+  const responses = Object.fromEntries(
+    Object.entries(operation.responses as Record<string, JsonObject>).map(([status, response]) => [
+      status,
+      withHeaders(response, header),
+    ]),
+  );
   return { ...operation, responses };
 }
 
 /** The CORS preflight: answered before any token check, 200 (never 204) with what the endpoint allows. */
 function preflight(allow: string, tags: unknown): JsonObject {
-  const header = (description: string, example: string): JsonObject => ({ description, schema: { type: 'string' }, example });
+  const header = (description: string, example: string): JsonObject => ({
+    description,
+    schema: { type: 'string' },
+    example,
+  });
   return {
     summary: 'CORS preflight',
-    description: 'What a browser asks before a cross-origin request. No token is needed; the answer is 200 with an empty body.',
+    description:
+      'What a browser asks before a cross-origin request. No token is needed; the answer is 200 with an empty body.',
     tags,
     security: [],
     parameters: [
-      { name: 'Access-Control-Request-Method', in: 'header', required: false, description: 'The method the page means to send.', schema: { type: 'string' } },
-      { name: 'Access-Control-Request-Headers', in: 'header', required: false, description: 'The headers the page means to send; all are allowed.', schema: { type: 'string' } },
+      {
+        name: 'Access-Control-Request-Method',
+        in: 'header',
+        required: false,
+        description: 'The method the page means to send.',
+        schema: { type: 'string' },
+      },
+      {
+        name: 'Access-Control-Request-Headers',
+        in: 'header',
+        required: false,
+        description: 'The headers the page means to send; all are allowed.',
+        schema: { type: 'string' },
+      },
     ],
     responses: {
       200: {
@@ -71,7 +106,10 @@ function preflight(allow: string, tags: unknown): JsonObject {
           'X-Request-Id': ref('headers', 'X-Request-Id'),
           'Access-Control-Allow-Origin': ref('headers', 'Access-Control-Allow-Origin'),
           'Access-Control-Allow-Methods': header('The methods the path offers.', allow),
-          'Access-Control-Allow-Headers': header('The headers asked for in Access-Control-Request-Headers, or Accept, Content-Type.', 'Accept, Content-Type'),
+          'Access-Control-Allow-Headers': header(
+            'The headers asked for in Access-Control-Request-Headers, or Accept, Content-Type.',
+            'Accept, Content-Type',
+          ),
           'Access-Control-Max-Age': header('How long, in seconds, a browser may keep this answer.', '86400'),
           Allow: header('The methods the path offers.', allow),
         },

@@ -15,21 +15,26 @@ export function searchNote(def: ResourceDef): string {
 
 /** The write-only id sets (foodIds): an array in JSON, the ids comma-separated in a form (OpenAPI's form style, not exploded). */
 function idSets(def: ResourceDef): string[] {
-  return Object.entries(def.fields).filter(([, field]) => field.kind === 'refs').map(([name]) => name);
+  return Object.entries(def.fields)
+    .filter(([, field]) => field.kind === 'refs')
+    .map(([name]) => name);
 }
 
 export function requestBody(def: ResourceDef, schemaName: string, required: boolean, lead: string): JsonObject {
   const schema = ref('schemas', schemaName);
   const sets = idSets(def);
-  const setNote = sets.length === 0 ? ''
-    : ` ${sets.join(' and ')} ${sets.length === 1 ? 'is a write-only set' : 'are write-only sets'} of ids: an array of strings in JSON, the ids separated by commas in a form; `
-      + 'each id must name an item you can see, and a PUT replaces the whole set (an empty list or null clears it).';
+  const setNote =
+    sets.length === 0
+      ? ''
+      : ` ${sets.join(' and ')} ${sets.length === 1 ? 'is a write-only set' : 'are write-only sets'} of ids: an array of strings in JSON, the ids separated by commas in a form; ` +
+        'each id must name an item you can see, and a PUT replaces the whole set (an empty list or null clears it).';
   const encoding = Object.fromEntries(sets.map((name) => [name, { style: 'form', explode: false }]));
   return {
     required,
-    description: `${lead} Send JSON or a form (application/x-www-form-urlencoded), at most 16 KiB. Strings are trimmed and hold at most 100 characters; `
-      + `an empty value (or null in JSON) clears an optional field. id, createdAt and updatedAt are ignored, and so are the control parameters `
-      + `method, suppress_response_codes and access_token; any other field ${def.name} do not have is a 400 naming it.${setNote}`,
+    description:
+      `${lead} Send JSON or a form (application/x-www-form-urlencoded), at most 16 KiB. Strings are trimmed and hold at most 100 characters; ` +
+      `an empty value (or null in JSON) clears an optional field. id, createdAt and updatedAt are ignored, and so are the control parameters ` +
+      `method, suppress_response_codes and access_token; any other field ${def.name} do not have is a 400 naming it.${setNote}`,
     content: {
       'application/json': { schema },
       'application/x-www-form-urlencoded': { schema, ...(sets.length > 0 ? { encoding } : {}) },
@@ -49,8 +54,9 @@ export function createdNote(version: number): string {
 const list: Words = (def) => ({
   operationId: `list${capitalize(def.name)}`,
   summary: `List ${def.name}`,
-  description: `A page of the ${def.name} you can see, in creation order unless sort or q orders them. limit and offset page through them, `
-    + `and the Link header points to the neighbouring pages. Filters narrow the list.${searchNote(def)}`,
+  description:
+    `A page of the ${def.name} you can see, in creation order unless sort or q orders them. limit and offset page through them, ` +
+    `and the Link header points to the neighbouring pages. Filters narrow the list.${searchNote(def)}`,
   tags: [def.name],
   answers: { 200: `A page of ${def.name}; an empty list when none match.` },
 });
@@ -64,11 +70,15 @@ const count: Words = (def) => ({
 });
 
 const create: Words = (def, version) => {
-  const required = Object.entries(def.fields).filter(([, field]) => field.required).map(([name]) => name);
+  const required = Object.entries(def.fields)
+    .filter(([, field]) => field.required)
+    .map(([name]) => name);
   return {
     operationId: `create${capitalize(def.singular)}`,
     summary: `Create ${withArticle(def.singular)}`,
-    description: `Creates ${withArticle(def.singular)} and answers with it${createdNote(version)}.` + (required.length ? ` Required: ${required.join(', ')}.` : ''),
+    description:
+      `Creates ${withArticle(def.singular)} and answers with it${createdNote(version)}.` +
+      (required.length ? ` Required: ${required.join(', ')}.` : ''),
     tags: [def.name],
     answers: { created: createdAnswer(def, version) },
   };
@@ -99,7 +109,14 @@ const remove: Words = (def) => ({
 });
 
 /** The words of each kind of a resource's own operations, typed by kind: a new kind cannot go undescribed. */
-const OWN: Readonly<Record<Exclude<ResourceOperationKind, 'nestedList' | 'nestedSearch' | 'nestedCreate'>, Words>> = { list, count, create, read, update, remove };
+const OWN: Readonly<Record<Exclude<ResourceOperationKind, 'nestedList' | 'nestedSearch' | 'nestedCreate'>, Words>> = {
+  list,
+  count,
+  create,
+  read,
+  update,
+  remove,
+};
 
 export function resourceProse(descriptor: ResourceOperationDescriptor, version: number): Prose {
   const { kind, resource, nesting } = descriptor;

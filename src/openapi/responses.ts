@@ -7,25 +7,52 @@ function header(description: string, schema: JsonObject = { type: 'string' }, ex
   return { description, schema, ...extra };
 }
 
-const RATE_LIMIT_NOTE = 'Sent once the token (or, on the open operation, the caller\'s IP) has been counted against its limit, unless the limit is off.';
+const RATE_LIMIT_NOTE =
+  "Sent once the token (or, on the open operation, the caller's IP) has been counted against its limit, unless the limit is off.";
 
 export function headerComponents(): Record<string, JsonObject> {
   const seconds = { type: 'integer', minimum: 0 };
   return {
-    'X-Request-Id': header('Identifies the request in the service\'s logs; quote it when you report a problem. A well-formed X-Request-Id sent with the request is kept.'),
-    Vary: header('Accept: the format of the answer may come from the Accept header.', { type: 'string' }, { example: 'Accept' }),
+    'X-Request-Id': header(
+      "Identifies the request in the service's logs; quote it when you report a problem. A well-formed X-Request-Id sent with the request is kept.",
+    ),
+    Vary: header(
+      'Accept: the format of the answer may come from the Accept header.',
+      { type: 'string' },
+      { example: 'Accept' },
+    ),
     Location: header('The absolute URL of the new item.', { type: 'string', format: 'uri' }, { required: true }),
-    ETag: header('Identifies what this answer holds; send it back in If-None-Match to get a 304 while it is unchanged, or in If-Match to guard a change.'),
-    Link: header('RFC 8288 links built from the API root: first always, prev and next where such a page exists, last with Prefer: count=exact.'),
+    ETag: header(
+      'Identifies what this answer holds; send it back in If-None-Match to get a 304 while it is unchanged, or in If-Match to guard a change.',
+    ),
+    Link: header(
+      'RFC 8288 links built from the API root: first always, prev and next where such a page exists, last with Prefer: count=exact.',
+    ),
     'X-Total-Count': header('With Prefer: count=exact, how many items match in all.', { type: 'integer', minimum: 0 }),
     'Preference-Applied': header('count=exact when the total was counted (RFC 7240).'),
-    'Idempotent-Replayed': header('true when the answer replays the first answer to the same Idempotency-Key; nothing new was created.', { type: 'string', enum: ['true'] }),
-    Allow: header('On a 400 for a method the path does not offer: the methods it offers.', { type: 'string' }, { example: 'GET, HEAD, POST' }),
-    'WWW-Authenticate': header('Bearer (RFC 6750), with error="invalid_token" when a token was given but is not valid, or error="insufficient_scope" and the scope needed on a 403.',
-      { type: 'string' }, { example: 'Bearer realm="Dog Registry", error="invalid_token"' }),
-    'RateLimit-Limit': header(`How many requests a minute the limit allows. ${RATE_LIMIT_NOTE}`, { type: 'integer', minimum: 1 }),
+    'Idempotent-Replayed': header(
+      'true when the answer replays the first answer to the same Idempotency-Key; nothing new was created.',
+      { type: 'string', enum: ['true'] },
+    ),
+    Allow: header(
+      'On a 400 for a method the path does not offer: the methods it offers.',
+      { type: 'string' },
+      { example: 'GET, HEAD, POST' },
+    ),
+    'WWW-Authenticate': header(
+      'Bearer (RFC 6750), with error="invalid_token" when a token was given but is not valid, or error="insufficient_scope" and the scope needed on a 403.',
+      { type: 'string' },
+      { example: 'Bearer realm="Dog Registry", error="invalid_token"' },
+    ),
+    'RateLimit-Limit': header(`How many requests a minute the limit allows. ${RATE_LIMIT_NOTE}`, {
+      type: 'integer',
+      minimum: 1,
+    }),
     'RateLimit-Remaining': header(`How many requests are left in the current minute. ${RATE_LIMIT_NOTE}`, seconds),
-    'RateLimit-Reset': header(`Seconds until the current minute's window ends and the count starts again. ${RATE_LIMIT_NOTE}`, seconds),
+    'RateLimit-Reset': header(
+      `Seconds until the current minute's window ends and the count starts again. ${RATE_LIMIT_NOTE}`,
+      seconds,
+    ),
     'Retry-After': header('On a 403 for a rate limit: seconds to wait before retrying.', seconds),
     'Access-Control-Allow-Origin': header('CORS: any origin may read the answer.', { type: 'string', const: '*' }),
   };
@@ -55,17 +82,37 @@ function errorResponse(description: string, headers: JsonObject): JsonObject {
 /** Reusable error answers; every one is 200 with response_code instead under suppress_response_codes=true. */
 export function responseComponents(): Record<string, JsonObject> {
   return {
-    BadRequest: errorResponse('The request is not valid: a parameter, the body, the format suffix or the method. '
-      + 'The message says what to change; code names the error in the catalogue.', commonHeaders('Allow')),
-    Unauthorized: errorResponse('No token, or a token that is not valid or has expired. Get one from POST /oauth2/token at the API root (outside /v<N>).',
-      headerRefs(['X-Request-Id', 'Vary', 'WWW-Authenticate'])),
-    Forbidden: errorResponse('The token lacks the scope the operation needs (read for GET, write for changes; WWW-Authenticate says which), '
-      + 'or the client\'s rate limit was reached (Retry-After says when to try again).', commonHeaders('WWW-Authenticate', 'Retry-After')),
-    RateLimited: errorResponse('The rate limit of the open operation (per IP address) was reached; Retry-After says when to try again.', commonHeaders('Retry-After')),
-    NotFound: errorResponse('No item has this id, or it belongs to another account.'
-      + ' On a nested path (/owners/{id}/dogs), the same holds for the item the path starts from.', commonHeaders()),
-    InternalError: errorResponse('The service failed to answer; the message carries the request id. Retrying later may work.', commonHeaders()),
-    NotModified: { description: 'The ETag in If-None-Match still matches: nothing changed, and the body is empty.', headers: commonHeaders('ETag') },
+    BadRequest: errorResponse(
+      'The request is not valid: a parameter, the body, the format suffix or the method. ' +
+        'The message says what to change; code names the error in the catalogue.',
+      commonHeaders('Allow'),
+    ),
+    Unauthorized: errorResponse(
+      'No token, or a token that is not valid or has expired. Get one from POST /oauth2/token at the API root (outside /v<N>).',
+      headerRefs(['X-Request-Id', 'Vary', 'WWW-Authenticate']),
+    ),
+    Forbidden: errorResponse(
+      'The token lacks the scope the operation needs (read for GET, write for changes; WWW-Authenticate says which), ' +
+        "or the client's rate limit was reached (Retry-After says when to try again).",
+      commonHeaders('WWW-Authenticate', 'Retry-After'),
+    ),
+    RateLimited: errorResponse(
+      'The rate limit of the open operation (per IP address) was reached; Retry-After says when to try again.',
+      commonHeaders('Retry-After'),
+    ),
+    NotFound: errorResponse(
+      'No item has this id, or it belongs to another account.' +
+        ' On a nested path (/owners/{id}/dogs), the same holds for the item the path starts from.',
+      commonHeaders(),
+    ),
+    InternalError: errorResponse(
+      'The service failed to answer; the message carries the request id. Retrying later may work.',
+      commonHeaders(),
+    ),
+    NotModified: {
+      description: 'The ETag in If-None-Match still matches: nothing changed, and the body is empty.',
+      headers: commonHeaders('ETag'),
+    },
   };
 }
 
@@ -78,7 +125,10 @@ export function withHeaders(response: JsonObject, extra: JsonObject): JsonObject
 }
 
 /** The JSON and XML schemas of a document an answer carries; none for an empty body. */
-function contentOf(document: Exclude<DocumentKind, 'not-modified'>, def: ResourceDef | undefined): JsonObject | undefined {
+function contentOf(
+  document: Exclude<DocumentKind, 'not-modified'>,
+  def: ResourceDef | undefined,
+): JsonObject | undefined {
   const names = def && schemaNames(def);
   const both = (json: string, xml: string): JsonObject => bothFormats(ref('schemas', json), ref('schemas', xml));
   switch (document) {
@@ -86,16 +136,26 @@ function contentOf(document: Exclude<DocumentKind, 'not-modified'>, def: Resourc
     case 'list':
       if (!names) throw new Error(`an answer with ${withArticle(document)} names its resource`);
       return document === 'item' ? both(names.envelope, names.itemXml) : both(names.list, names.listXml);
-    case 'public-list': return both('AdoptableDogsList', 'AdoptableDogsListXml');
-    case 'count': return both('Count', 'CountXml');
-    case 'results': return both('SearchResults', 'SearchResultsXml');
-    case 'conversion': return both('ConversionEnvelope', 'Conversion');
-    case 'none': return undefined;
+    case 'public-list':
+      return both('AdoptableDogsList', 'AdoptableDogsListXml');
+    case 'count':
+      return both('Count', 'CountXml');
+    case 'results':
+      return both('SearchResults', 'SearchResultsXml');
+    case 'conversion':
+      return both('ConversionEnvelope', 'Conversion');
+    case 'none':
+      return undefined;
   }
 }
 
 /** One answer of an operation: what it says, its headers beside the common ones, and its document in both formats. */
-export function answerResponse(document: Exclude<DocumentKind, 'not-modified'>, def: ResourceDef | undefined, description: string, headers: readonly string[]): JsonObject {
+export function answerResponse(
+  document: Exclude<DocumentKind, 'not-modified'>,
+  def: ResourceDef | undefined,
+  description: string,
+  headers: readonly string[],
+): JsonObject {
   const content = contentOf(document, def);
   const response: JsonObject = { description, headers: commonHeaders(...headers) };
   if (content) response.content = content;

@@ -9,10 +9,11 @@ export function searchProse(defs: readonly ResourceDef[]): Prose {
   return {
     operationId: 'search',
     summary: 'Search everything',
-    description: `One search over the ${defs.map((def) => def.name).join(', ')} you can see (${searched}), best match first; `
-      + 'equal matches keep creation order, so pages never overlap. Each result is one item in its own envelope, with every field of the '
-      + 'default representation: fields and sort are not accepted here. types narrows the search; limit and offset page through it, '
-      + 'and the Link header points to the neighbouring pages.',
+    description:
+      `One search over the ${defs.map((def) => def.name).join(', ')} you can see (${searched}), best match first; ` +
+      'equal matches keep creation order, so pages never overlap. Each result is one item in its own envelope, with every field of the ' +
+      'default representation: fields and sort are not accepted here. types narrows the search; limit and offset page through it, ' +
+      'and the Link header points to the neighbouring pages.',
     tags: ['search'],
     answers: { 200: 'A page of results; an empty list when nothing matches.' },
   };
@@ -21,8 +22,12 @@ export function searchProse(defs: readonly ResourceDef[]): Prose {
 export function searchParameters(defs: readonly ResourceDef[]): Record<string, JsonObject> {
   const names = defs.map((def) => def.name);
   return {
-    types: inQuery('types', `The resources to search, comma-separated (repeats count once); without it, all of them. Another name is a 400 listing these.`,
-      { type: 'array', minItems: 1, items: { type: 'string', enum: names } }, { style: 'form', explode: false, example: names.slice(0, 2) }),
+    types: inQuery(
+      'types',
+      `The resources to search, comma-separated (repeats count once); without it, all of them. Another name is a 400 listing these.`,
+      { type: 'array', minItems: 1, items: { type: 'string', enum: names } },
+      { style: 'form', explode: false, example: names.slice(0, 2) },
+    ),
   };
 }
 
@@ -32,7 +37,8 @@ export function searchSchemas(defs: readonly ResourceDef[]): Record<string, Json
   return {
     SearchResults: {
       type: 'object',
-      description: 'A page of search results in JSON: each is one item in the envelope of its resource ({"dog": {…}}, {"owner": {…}}), best match first.',
+      description:
+        'A page of search results in JSON: each is one item in the envelope of its resource ({"dog": {…}}, {"owner": {…}}), best match first.',
       required: ['results'],
       additionalProperties: false,
       properties: {
@@ -42,10 +48,13 @@ export function searchSchemas(defs: readonly ResourceDef[]): Record<string, Json
     },
     SearchResultsXml: {
       type: 'object',
-      description: 'A page of search results in XML: <results> holds one element per result, named after its resource '
-        + '(<dog>, <owner>, …), best match first, so elements of different resources interleave.',
+      description:
+        'A page of search results in XML: <results> holds one element per result, named after its resource ' +
+        '(<dog>, <owner>, …), best match first, so elements of different resources interleave.',
       xml: { name: 'results' },
-      properties: Object.fromEntries(defs.map((def) => [def.singular, { type: 'array', items: ref('schemas', schemaNames(def).itemXml) }])),
+      properties: Object.fromEntries(
+        defs.map((def) => [def.singular, { type: 'array', items: ref('schemas', schemaNames(def).itemXml) }]),
+      ),
     },
   };
 }

@@ -26,20 +26,34 @@ function attach(item: Item, name: string, value: RelatedValue): void {
  * Attaches to `items` every association the selection names, recursively. A selection without
  * associations (the default) costs nothing: no promise is made, so the caller awaits nothing.
  */
-export function expand(storage: Storage, def: ResourceDef, scope: Scope, items: readonly Item[], selection: Selection): Promise<void> | undefined {
+export function expand(
+  storage: Storage,
+  def: ResourceDef,
+  scope: Scope,
+  items: readonly Item[],
+  selection: Selection,
+): Promise<void> | undefined {
   if (items.length === 0 || selection.associations.length === 0) return undefined;
   // Related items are a tenant's: the public view's resource has no associations to name.
   if (scope.kind !== 'tenant') throw new Error(`the public view of ${def.name} has no associations to expand`);
   return expandAssociations(storage, def, scope, items, selection);
 }
 
-async function expandAssociations(storage: Storage, def: ResourceDef, scope: TenantScope, items: readonly Item[], selection: Selection): Promise<void> {
+async function expandAssociations(
+  storage: Storage,
+  def: ResourceDef,
+  scope: TenantScope,
+  items: readonly Item[],
+  selection: Selection,
+): Promise<void> {
   for (const { name, selection: nested } of selection.associations) {
     const association = def.associations[name]!;
     const target = resourceByName(association.target)!;
     const children: Item[] = [];
     if (association.kind === 'one') {
-      const keys = [...new Set(items.map((item) => item[association.field]).filter((id): id is string => typeof id === 'string'))];
+      const keys = [
+        ...new Set(items.map((item) => item[association.field]).filter((id): id is string => typeof id === 'string')),
+      ];
       const related = await storage.fetchRelated(association, scope, keys, 1);
       for (const item of items) {
         const key = item[association.field];
@@ -48,7 +62,12 @@ async function expandAssociations(storage: Storage, def: ResourceDef, scope: Ten
         if (found) children.push(found);
       }
     } else {
-      const related = await storage.fetchRelated(association, scope, items.map((item) => item.id!), NESTED_LIMIT);
+      const related = await storage.fetchRelated(
+        association,
+        scope,
+        items.map((item) => item.id!),
+        NESTED_LIMIT,
+      );
       for (const item of items) {
         const list = related.get(item.id!) ?? [];
         attach(item, name, list);

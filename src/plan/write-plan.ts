@@ -1,5 +1,13 @@
 // The backend-neutral plan of a write: what it must check, change and clear; each backend renders it into its SQL.
-import { columnOf, representedFields, type FieldValue, type Item, type LinkRef, type ResourceDef, type WriteValues } from '../resources/definition.js';
+import {
+  columnOf,
+  representedFields,
+  type FieldValue,
+  type Item,
+  type LinkRef,
+  type ResourceDef,
+  type WriteValues,
+} from '../resources/definition.js';
 import { resources } from '../resources/index.js';
 import { perDefinition } from '../resources/per-definition.js';
 import { now } from '../storage/ids.js';
@@ -119,7 +127,13 @@ function linkSets(def: ResourceDef, values: WriteValues): LinkSet[] {
   const sets: LinkSet[] = [];
   for (const { name, link } of referencing(def).sets) {
     const ids = values[name];
-    if (Array.isArray(ids)) sets.push({ table: link.table, selfColumn: link.selfColumn, targetColumn: link.targetColumn, ids: ids as readonly string[] });
+    if (Array.isArray(ids))
+      sets.push({
+        table: link.table,
+        selfColumn: link.selfColumn,
+        targetColumn: link.targetColumn,
+        ids: ids as readonly string[],
+      });
   }
   return sets;
 }

@@ -6,32 +6,56 @@ import { escapeHtml, page } from './html.js';
 
 /** `prefix` is the portal's path, for links; routes are relative to the portal surface. */
 export function registerErrorPages(app: FastifyInstance, prefix: string, wrongMethod: WrongMethodAnswer): void {
-  const index = page('Error codes', `<h1>Error codes</h1>
+  const index = page(
+    'Error codes',
+    `<h1>Error codes</h1>
 <p>Every error of the API carries an integer <code>code</code> from this list, a plain-language <code>message</code>
 and a <code>more_info</code> link to one of these pages. Codes never change meaning, and a retired code is never reused.</p>
 <table><thead><tr><th>code</th><th>HTTP status</th><th>meaning</th></tr></thead><tbody>
-${catalogueEntries().map((entry) => `<tr><td><a href="${prefix}/errors/${entry.code}">${entry.code}</a></td><td>${entry.status}</td><td>${escapeHtml(entry.title)}</td></tr>`).join('\n')}
-</tbody></table>`);
+${catalogueEntries()
+  .map(
+    (entry) =>
+      `<tr><td><a href="${prefix}/errors/${entry.code}">${entry.code}</a></td><td>${entry.status}</td><td>${escapeHtml(entry.title)}</td></tr>`,
+  )
+  .join('\n')}
+</tbody></table>`,
+  );
 
   routeEveryMethod(app, {
-    url: '/errors', method: ['GET'], wrongMethod,
+    url: '/errors',
+    method: ['GET'],
+    wrongMethod,
     handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(index),
   });
 
   routeEveryMethod(app, {
-    url: '/errors/:code', method: ['GET'], wrongMethod,
+    url: '/errors/:code',
+    method: ['GET'],
+    wrongMethod,
     handler: async (request, reply) => {
       const { code } = request.params as { code: string };
       const entry = /^\d+$/.test(code) ? entryByCode(Number(code)) : undefined;
       reply.type('text/html; charset=utf-8');
       if (!entry) {
-        return reply.code(404).send(page('Unknown error code', `<h1>Unknown error code</h1><p>The API has no error code ${escapeHtml(code)}. See <a href="${prefix}/errors">the list of codes</a>.</p>`));
+        return reply
+          .code(404)
+          .send(
+            page(
+              'Unknown error code',
+              `<h1>Unknown error code</h1><p>The API has no error code ${escapeHtml(code)}. See <a href="${prefix}/errors">the list of codes</a>.</p>`,
+            ),
+          );
       }
-      return reply.send(page(`Error ${entry.code}`, `<h1>Error ${entry.code}: ${escapeHtml(entry.title)}</h1>
+      return reply.send(
+        page(
+          `Error ${entry.code}`,
+          `<h1>Error ${entry.code}: ${escapeHtml(entry.title)}</h1>
 <p>HTTP status: <strong>${entry.status}</strong> (or 200 with <code>response_code</code> "${entry.status}" when <code>suppress_response_codes=true</code>).</p>
 <p>${escapeHtml(entry.explanation)}</p>
 <p>${entry.retryable ? 'The same request may succeed if you retry it later.' : 'Retrying the same request gives the same error: change the request as the message says.'}</p>
-<p><a href="${prefix}/errors">All error codes</a></p>`));
+<p><a href="${prefix}/errors">All error codes</a></p>`,
+        ),
+      );
     },
   });
 }

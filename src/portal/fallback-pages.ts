@@ -12,9 +12,17 @@ function homeOf(prefix: string): string {
 export function notFoundPage(prefix: string) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = request.url.split('?')[0] ?? '/';
-    return reply.code(404).type('text/html; charset=utf-8').send(page('Page not found', `<h1>Page not found</h1>
+    return reply
+      .code(404)
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          'Page not found',
+          `<h1>Page not found</h1>
 <p>The developer portal has no page at <code>${escapeHtml(path)}</code>.</p>
-<p>Go to <a href="${homeOf(prefix)}">the portal's home page</a>, which links every page it has.</p>`));
+<p>Go to <a href="${homeOf(prefix)}">the portal's home page</a>, which links every page it has.</p>`,
+        ),
+      );
   };
 }
 
@@ -22,8 +30,17 @@ export function notFoundPage(prefix: string) {
 export function wrongMethodPage(prefix: string): WrongMethodAnswer {
   return (request, reply, allow) => {
     const path = request.url.split('?')[0] ?? '/';
-    return reply.code(400).header('allow', allow).type('text/html; charset=utf-8').send(page('Method not offered', `<h1>Method not offered</h1>
+    return reply
+      .code(400)
+      .header('allow', allow)
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          'Method not offered',
+          `<h1>Method not offered</h1>
 <p>The page <code>${escapeHtml(path)}</code> does not take ${escapeHtml(request.method)} requests; it takes ${escapeHtml(allow)}.</p>
-<p>Go to <a href="${homeOf(prefix)}">the portal's home page</a>.</p>`));
+<p>Go to <a href="${homeOf(prefix)}">the portal's home page</a>.</p>`,
+        ),
+      );
   };
 }

@@ -5,8 +5,15 @@ import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-me
 import { CURRENT_VERSION, VERSIONS } from '../http/versions.js';
 import { escapeHtml, page } from './html.js';
 
-export function registerHomePage(app: FastifyInstance, config: Config, prefix: string, wrongMethod: WrongMethodAnswer): void {
-  const html = page('Developer portal', `<h1>Dog Registry — developer portal</h1>
+export function registerHomePage(
+  app: FastifyInstance,
+  config: Config,
+  prefix: string,
+  wrongMethod: WrongMethodAnswer,
+): void {
+  const html = page(
+    'Developer portal',
+    `<h1>Dog Registry — developer portal</h1>
 <p>The Dog Registry API manages dogs, their owners, veterinarians and food. Its root is
 <code>${escapeHtml(config.publicUrl)}/v${CURRENT_VERSION}</code> (v${CURRENT_VERSION} is current; v1 stays available).</p>
 <h2>Reference</h2>
@@ -18,11 +25,15 @@ ${VERSIONS.map((version) => `<li><a href="${prefix}/openapi/v${version}.json">Op
 <h2>Get access</h2>
 <ul>
 <li><a href="${prefix}/signup">Sign up</a> for a client id and secret, then get a token from <code>${escapeHtml(config.publicUrl)}/oauth2/token</code> (client_credentials).</li>
-</ul>`);
+</ul>`,
+  );
   // Without a prefix the portal has a host of its own, and `/` is its home only on that host.
   const constraints = prefix === '' ? { host: new URL(config.portalUrl).host } : undefined;
   routeEveryMethod(app, {
-    method: ['GET'], url: '/', wrongMethod, constraints,
+    method: ['GET'],
+    url: '/',
+    wrongMethod,
+    constraints,
     handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(html),
   });
 }

@@ -10,7 +10,9 @@ export function registerOpenApiRoutes(app: FastifyInstance, config: Config, wron
     // Built once: the definitions do not change while the service runs.
     const body = JSON.stringify(buildDocument(config, version));
     routeEveryMethod(app, {
-      url: `/openapi/v${version}.json`, method: ['GET'], wrongMethod,
+      url: `/openapi/v${version}.json`,
+      method: ['GET'],
+      wrongMethod,
       handler: async (_request, reply) => reply.type('application/json; charset=utf-8').send(body),
     });
   }

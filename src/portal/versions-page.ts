@@ -6,10 +6,17 @@ import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-me
 import { CURRENT_VERSION } from '../http/versions.js';
 import { escapeHtml, page } from './html.js';
 
-export function registerVersionsPage(app: FastifyInstance, config: Config, prefix: string, wrongMethod: WrongMethodAnswer): void {
+export function registerVersionsPage(
+  app: FastifyInstance,
+  config: Config,
+  prefix: string,
+  wrongMethod: WrongMethodAnswer,
+): void {
   const html = versionsPage(config, prefix);
   routeEveryMethod(app, {
-    method: ['GET'], url: '/versions', wrongMethod,
+    method: ['GET'],
+    url: '/versions',
+    wrongMethod,
     handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(html),
   });
 }
@@ -27,7 +34,9 @@ Link: ${escapeHtml(headers.link)}</pre>
 (RFC 8594) the moment it may stop answering; the link points to this page.</p>`
     : `<p>No retirement date for v1 is announced yet. When one is, every v1 answer carries <code>Deprecation</code>,
 <code>Sunset</code> and a <code>Link</code> with <code>rel="deprecation"</code> to this page, at least six months ahead.</p>`;
-  return page('API versions', `<h1>API versions</h1>
+  return page(
+    'API versions',
+    `<h1>API versions</h1>
 <p>The version is the first segment of every API path: <code>${base}/v${CURRENT_VERSION}/dogs</code>. It never comes from a header,
 because a version changes how a client handles the answers.</p>
 <table><thead><tr><th>version</th><th>status</th><th>a creation (POST, or <code>method=post</code>) answers</th></tr></thead><tbody>
@@ -56,5 +65,6 @@ expected <code>200</code> on creation. Nothing else changes.</li>
 <li>Test against v${CURRENT_VERSION}, ship, and retire your v1 calls before the sunset date.</li>
 </ol>
 <p>Reference: <a href="${prefix}/openapi/v${CURRENT_VERSION}.json">OpenAPI document of v${CURRENT_VERSION}</a>,
-<a href="${prefix}/openapi/v1.json">of v1</a> (its operations are marked deprecated); <a href="${prefix}/errors">error codes</a>.</p>`);
+<a href="${prefix}/openapi/v1.json">of v1</a> (its operations are marked deprecated); <a href="${prefix}/errors">error codes</a>.</p>`,
+  );
 }

@@ -38,7 +38,10 @@ export const PATH_CONTROL_PARAMS = ['suppress_response_codes', 'access_token'] a
 export function checkKnownParams(params: QueryParams, accepted: readonly string[], overridden = false): void {
   for (const name of Object.keys(params)) {
     if (accepted.includes(name) || (overridden && name === 'method')) continue;
-    throw new ApiError('unknownParameter', `The query parameter "${name}" is not accepted here. Accepted parameters: ${accepted.join(', ')}.`);
+    throw new ApiError(
+      'unknownParameter',
+      `The query parameter "${name}" is not accepted here. Accepted parameters: ${accepted.join(', ')}.`,
+    );
   }
 }
 
@@ -46,7 +49,10 @@ export function checkKnownParams(params: QueryParams, accepted: readonly string[
 export function single(params: QueryParams, name: string): string | undefined {
   const value = params[name];
   if (Array.isArray(value)) {
-    throw new ApiError('parameterRepeated', `The query parameter "${name}" is given ${value.length} times; give it once (separate several filter values with commas).`);
+    throw new ApiError(
+      'parameterRepeated',
+      `The query parameter "${name}" is given ${value.length} times; give it once (separate several filter values with commas).`,
+    );
   }
   return value;
 }
@@ -58,7 +64,10 @@ export function parseLimit(params: QueryParams): number {
   if (raw === undefined) return DEFAULT_LIMIT;
   const limit = WHOLE_NUMBER.test(raw) ? Number(raw) : NaN;
   if (!(limit >= 1 && limit <= MAX_LIMIT)) {
-    throw new ApiError('limitInvalid', `limit must be a whole number from 1 to ${MAX_LIMIT}, got "${raw}". Leave it out for the default of ${DEFAULT_LIMIT}.`);
+    throw new ApiError(
+      'limitInvalid',
+      `limit must be a whole number from 1 to ${MAX_LIMIT}, got "${raw}". Leave it out for the default of ${DEFAULT_LIMIT}.`,
+    );
   }
   return limit;
 }
@@ -67,7 +76,10 @@ export function parseOffset(params: QueryParams): number {
   const raw = single(params, 'offset');
   if (raw === undefined) return 0;
   if (!WHOLE_NUMBER.test(raw)) {
-    throw new ApiError('offsetInvalid', `offset must be a whole number, 0 or more, got "${raw}". Leave it out to start at the first item.`);
+    throw new ApiError(
+      'offsetInvalid',
+      `offset must be a whole number, 0 or more, got "${raw}". Leave it out to start at the first item.`,
+    );
   }
   return Number(raw);
 }
@@ -78,14 +90,23 @@ export function parseFilters(def: ResourceDef, params: QueryParams): Filter[] {
   for (const [param, field] of Object.entries(def.filters)) {
     const raw = single(params, param);
     if (raw === undefined) continue;
-    const values = raw.split(',').map((value) => value.trim().toLowerCase()).filter((value) => value !== '');
+    const values = raw
+      .split(',')
+      .map((value) => value.trim().toLowerCase())
+      .filter((value) => value !== '');
     if (values.length === 0) {
-      throw new ApiError('filterInvalid', `The filter ${param} is empty. Give one value, or several separated by commas, or leave it out.`);
+      throw new ApiError(
+        'filterInvalid',
+        `The filter ${param} is empty. Give one value, or several separated by commas, or leave it out.`,
+      );
     }
     const allowed = def.fields[field]?.values;
     const wrong = allowed && values.find((value) => !allowed.includes(value));
     if (wrong) {
-      throw new ApiError('filterInvalid', `The filter ${param} has the value "${wrong}", which is not one of: ${allowed.join(', ')}.`);
+      throw new ApiError(
+        'filterInvalid',
+        `The filter ${param} has the value "${wrong}", which is not one of: ${allowed.join(', ')}.`,
+      );
     }
     filters.push({ field, values, ...(allowed ? { exact: true } : {}) });
   }
@@ -93,13 +114,20 @@ export function parseFilters(def: ResourceDef, params: QueryParams): Filter[] {
 }
 
 /** `sortable` narrows the fields (a public view sorts only by what it shows). */
-export function parseSort(def: ResourceDef, params: QueryParams, sortable: readonly string[] = sortableFields(def)): Sort | undefined {
+export function parseSort(
+  def: ResourceDef,
+  params: QueryParams,
+  sortable: readonly string[] = sortableFields(def),
+): Sort | undefined {
   const raw = single(params, 'sort');
   if (raw === undefined) return undefined;
   const descending = raw.startsWith('-');
   const field = descending ? raw.slice(1) : raw;
   if (!sortable.includes(field)) {
-    throw new ApiError('sortInvalid', `sort cannot order by "${raw}". Sortable fields of ${def.name}: ${sortable.join(', ')}; put - in front for descending order (sort=-name).`);
+    throw new ApiError(
+      'sortInvalid',
+      `sort cannot order by "${raw}". Sortable fields of ${def.name}: ${sortable.join(', ')}; put - in front for descending order (sort=-name).`,
+    );
   }
   return { field, descending };
 }
@@ -109,7 +137,10 @@ export function parseQ(params: QueryParams): string | undefined {
   if (raw === undefined) return undefined;
   const length = [...raw].length;
   if (raw.trim() === '' || length > MAX_Q_LENGTH) {
-    throw new ApiError('searchInvalid', `q must be search text of 1 to ${MAX_Q_LENGTH} characters, got ${raw.trim() === '' ? 'an empty value' : `${length} characters`}.`);
+    throw new ApiError(
+      'searchInvalid',
+      `q must be search text of 1 to ${MAX_Q_LENGTH} characters, got ${raw.trim() === '' ? 'an empty value' : `${length} characters`}.`,
+    );
   }
   return raw;
 }

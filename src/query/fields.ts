@@ -9,8 +9,7 @@ export interface FieldNode {
 export const MAX_FIELDS_DEPTH = 4;
 
 export type FieldsParseResult =
-  | { ok: true; nodes: FieldNode[] }
-  | { ok: false; kind: 'syntax' | 'depth'; problem: string; path: string[] };
+  { ok: true; nodes: FieldNode[] } | { ok: false; kind: 'syntax' | 'depth'; problem: string; path: string[] };
 
 /**
  * Parses a fields selection. `path` on a failure names the associations enclosing the
@@ -29,7 +28,11 @@ export function parseFields(text: string): FieldsParseResult {
 }
 
 class FieldsError extends Error {
-  constructor(readonly kind: 'syntax' | 'depth', message: string, readonly path: string[]) {
+  constructor(
+    readonly kind: 'syntax' | 'depth',
+    message: string,
+    readonly path: string[],
+  ) {
     super(message);
   }
 }

@@ -8,7 +8,11 @@ import { parseFields, type FieldNode } from './fields.js';
 export interface Selection {
   readonly scalars: readonly string[];
   /** Associations to render, each with the element name of one target item (`dog`) and its own selection. */
-  readonly associations: ReadonlyArray<{ readonly name: string; readonly element: string; readonly selection: Selection }>;
+  readonly associations: ReadonlyArray<{
+    readonly name: string;
+    readonly element: string;
+    readonly selection: Selection;
+  }>;
   /** The order the fields were asked for, scalars and associations mixed. */
   readonly order: readonly string[];
   /** The whole default representation: an item read from storage is already exactly that. */
@@ -47,11 +51,17 @@ function resolveNodes(def: ResourceDef, nodes: readonly FieldNode[], lookup: Res
       associations.push({ name: node.name, element: target.singular, selection });
     } else if (represented.includes(node.name)) {
       if (node.children) {
-        throw new ApiError('fieldsInvalid', `The fields parameter is not valid: "${node.name}" is not an association, so it takes no nested selection in parentheses. ${validFieldsHint(def)}`);
+        throw new ApiError(
+          'fieldsInvalid',
+          `The fields parameter is not valid: "${node.name}" is not an association, so it takes no nested selection in parentheses. ${validFieldsHint(def)}`,
+        );
       }
       scalars.push(node.name);
     } else {
-      throw new ApiError('fieldsInvalid', `The fields parameter names "${node.name}", which ${def.name} do not have. ${validFieldsHint(def)}`);
+      throw new ApiError(
+        'fieldsInvalid',
+        `The fields parameter names "${node.name}", which ${def.name} do not have. ${validFieldsHint(def)}`,
+      );
     }
   }
   return { scalars, associations, order: nodes.map((node) => node.name) };

@@ -8,8 +8,6 @@ import { CONTROL_PARAMS } from './collection.js';
 
 export type BodyMode = 'create' | 'update';
 
-
-
 const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: false, strict: false }), ['email', 'date-time']);
 const validators = new Map<string, ValidateFunction>();
@@ -34,7 +32,10 @@ export function readInput(def: ResourceDef, body: Readonly<Record<string, unknow
   for (const name of Object.keys(body)) {
     if (IGNORED.has(name)) continue;
     if (!Object.hasOwn(def.fields, name)) {
-      throw new ApiError('bodyFieldUnknown', `The body has the field "${name}", which ${def.name} do not have. Fields you can write: ${Object.keys(def.fields).join(', ')}.`);
+      throw new ApiError(
+        'bodyFieldUnknown',
+        `The body has the field "${name}", which ${def.name} do not have. Fields you can write: ${Object.keys(def.fields).join(', ')}.`,
+      );
     }
     values[name] = def.fields[name]!.kind === 'refs' ? normalizeIds(name, body[name]) : normalize(name, body[name]);
   }
@@ -47,7 +48,10 @@ export function readInput(def: ResourceDef, body: Readonly<Record<string, unknow
 function normalize(name: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (CONTROL_CHARS.test(value)) {
-    throw new ApiError('fieldInvalid', `The field "${name}" contains a control character (such as a tab or a line break). Send plain text on one line.`);
+    throw new ApiError(
+      'fieldInvalid',
+      `The field "${name}" contains a control character (such as a tab or a line break). Send plain text on one line.`,
+    );
   }
   const trimmed = value.trim();
   return trimmed === '' ? null : trimmed;
@@ -76,24 +80,42 @@ function toApiError(def: ResourceDef, values: Record<string, unknown>, error: Er
   const field = def.fields[name];
   const value = values[name];
   if (field?.kind === 'refs') {
-    return new ApiError('fieldInvalid', `The field "${name}" must be a list of ${field.ref} ids: a JSON array of strings, or the ids separated by commas in a form, at most ${MAX_REFS}. Send an empty list or null to clear it.`);
+    return new ApiError(
+      'fieldInvalid',
+      `The field "${name}" must be a list of ${field.ref} ids: a JSON array of strings, or the ids separated by commas in a form, at most ${MAX_REFS}. Send an empty list or null to clear it.`,
+    );
   }
   if (field?.values) {
-    return new ApiError('valueNotAllowed', `The field "${name}" must be one of: ${field.values.join(', ')}${value === null ? '; it cannot be empty or null' : `, got "${String(value)}"`}.`);
+    return new ApiError(
+      'valueNotAllowed',
+      `The field "${name}" must be one of: ${field.values.join(', ')}${value === null ? '; it cannot be empty or null' : `, got "${String(value)}"`}.`,
+    );
   }
   if (value === null && field?.required) {
     return new ApiError('fieldRequired', `The field "${name}" is required and cannot be empty or null.`);
   }
   if (typeof value === 'string' && [...value].length > MAX_TEXT_LENGTH) {
-    return new ApiError('fieldTooLong', `The field "${name}" is ${[...value].length} characters long; the most is ${MAX_TEXT_LENGTH}.`);
+    return new ApiError(
+      'fieldTooLong',
+      `The field "${name}" is ${[...value].length} characters long; the most is ${MAX_TEXT_LENGTH}.`,
+    );
   }
   if (field?.kind === 'email' && typeof value === 'string') {
-    return new ApiError('emailInvalid', `The field "${name}" must be an email address such as ann@example.com, got "${value}".`);
+    return new ApiError(
+      'emailInvalid',
+      `The field "${name}" must be an email address such as ann@example.com, got "${value}".`,
+    );
   }
   if (field?.kind === 'ref' && typeof value === 'string') {
-    return new ApiError('referenceNotFound', `The field "${name}" refers to "${value}", which is not an id of ${field.ref}. Ids are made of letters, digits, _ and -.`);
+    return new ApiError(
+      'referenceNotFound',
+      `The field "${name}" refers to "${value}", which is not an id of ${field.ref}. Ids are made of letters, digits, _ and -.`,
+    );
   }
-  return new ApiError('fieldInvalid', `The field "${name}" must be text (a string)${field?.required ? '' : ' or null to clear it'}, got ${describe(value)}.`);
+  return new ApiError(
+    'fieldInvalid',
+    `The field "${name}" must be text (a string)${field?.required ? '' : ' or null to clear it'}, got ${describe(value)}.`,
+  );
 }
 
 function describe(value: unknown): string {

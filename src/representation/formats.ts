@@ -14,7 +14,10 @@ export const MEDIA_TYPES: Readonly<Record<Format, string>> = {
 export function formatFromSuffix(suffix: string): Format {
   const format = suffix.toLowerCase();
   if (format === 'json' || format === 'xml') return format;
-  throw new ApiError('formatUnknown', `The format ".${suffix}" is not offered. Use .json or .xml at the end of the path, or an Accept header of application/json or application/xml.`);
+  throw new ApiError(
+    'formatUnknown',
+    `The format ".${suffix}" is not offered. Use .json or .xml at the end of the path, or an Accept header of application/json or application/xml.`,
+  );
 }
 
 /** XML when Accept names application/xml or text/xml (and prefers it to JSON); otherwise JSON. */
@@ -26,8 +29,12 @@ export function formatFromAccept(accept: string | undefined): Format {
   let bestQuality = 0;
   for (const part of lower.split(',')) {
     const [type = '', ...params] = part.trim().split(';');
-    const format = type.trim() === 'application/json' ? 'json'
-      : type.trim() === 'application/xml' || type.trim() === 'text/xml' ? 'xml' : undefined;
+    const format =
+      type.trim() === 'application/json'
+        ? 'json'
+        : type.trim() === 'application/xml' || type.trim() === 'text/xml'
+          ? 'xml'
+          : undefined;
     if (!format) continue;
     const qParam = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
     const quality = qParam ? Number(qParam.slice(2)) : 1;

@@ -2,7 +2,11 @@
 import type { Document, DocumentValue } from './document.js';
 
 export class JsonList {
-  constructor(readonly plural: string, readonly singular: string, readonly items: readonly string[]) {}
+  constructor(
+    readonly plural: string,
+    readonly singular: string,
+    readonly items: readonly string[],
+  ) {}
 
   /** The list document the texts stand for. */
   document(): Document {

@@ -45,10 +45,13 @@ export interface FieldDef {
 export type AssociationDef =
   | { readonly kind: 'one'; readonly target: string; readonly field: string }
   | {
-    readonly kind: 'many'; readonly target: string; readonly reverseField: string; readonly nestedPath?: boolean;
-    /** The nested path also creates items already linked (POST) and searches them (`…/search?q=`). */
-    readonly nestedCreate?: boolean;
-  }
+      readonly kind: 'many';
+      readonly target: string;
+      readonly reverseField: string;
+      readonly nestedPath?: boolean;
+      /** The nested path also creates items already linked (POST) and searches them (`…/search?q=`). */
+      readonly nestedCreate?: boolean;
+    }
   | { readonly kind: 'many'; readonly target: string; readonly link: LinkRef; readonly nestedPath?: boolean };
 
 export interface ResourceDef {
@@ -71,7 +74,9 @@ export const READ_ONLY_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
 
 /** The fields of the default representation, in order (computed once per definition). */
 export const representedFields = perDefinition((def: ResourceDef): readonly string[] => {
-  const readable = Object.entries(def.fields).filter(([, field]) => field.kind !== 'refs').map(([name]) => name);
+  const readable = Object.entries(def.fields)
+    .filter(([, field]) => field.kind !== 'refs')
+    .map(([name]) => name);
   return Object.freeze(def.hidesTimestamps ? ['id', ...readable] : ['id', ...readable, 'createdAt', 'updatedAt']);
 });
 
@@ -81,7 +86,12 @@ export function sortableFields(def: ResourceDef): readonly string[] {
 }
 
 export const searchableFields = perDefinition((def: ResourceDef): readonly string[] =>
-  Object.freeze(Object.entries(def.fields).filter(([, field]) => field.searchable).map(([name]) => name)));
+  Object.freeze(
+    Object.entries(def.fields)
+      .filter(([, field]) => field.searchable)
+      .map(([name]) => name),
+  ),
+);
 
 /** camelCase field name → snake_case column name. */
 export function columnOf(field: string): string {

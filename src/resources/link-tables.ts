@@ -17,9 +17,15 @@ function linkTable(table: string, first: LinkSide, second: LinkSide): LinkTable 
   return Object.freeze({ table, sides: Object.freeze([Object.freeze(first), Object.freeze(second)] as const) });
 }
 
-export const DOG_FOODS = linkTable('dog_foods', { resource: 'dogs', column: 'dog_id' }, { resource: 'foods', column: 'food_id' });
+export const DOG_FOODS = linkTable(
+  'dog_foods',
+  { resource: 'dogs', column: 'dog_id' },
+  { resource: 'foods', column: 'food_id' },
+);
 export const OWNER_VETERINARIANS = linkTable(
-  'owner_veterinarians', { resource: 'owners', column: 'owner_id' }, { resource: 'veterinarians', column: 'veterinarian_id' },
+  'owner_veterinarians',
+  { resource: 'owners', column: 'owner_id' },
+  { resource: 'veterinarians', column: 'veterinarian_id' },
 );
 
 /** Every link table of the service: the expected schema (storage/expected-schema.ts) requires each one. */
@@ -33,12 +39,13 @@ const views = new Map<LinkTable, Map<string, LinkRef>>();
  */
 export function linkFrom(link: LinkTable, resource: string): LinkRef {
   let byResource = views.get(link);
-  if (!byResource) views.set(link, byResource = new Map());
+  if (!byResource) views.set(link, (byResource = new Map()));
   let view = byResource.get(resource);
   if (!view) {
     const [first, second] = link.sides;
     const self = first.resource === resource ? first : second.resource === resource ? second : undefined;
-    if (!self) throw new Error(`The link table ${link.table} joins ${first.resource} and ${second.resource}, not ${resource}.`);
+    if (!self)
+      throw new Error(`The link table ${link.table} joins ${first.resource} and ${second.resource}, not ${resource}.`);
     const other = self === first ? second : first;
     view = Object.freeze({ table: link.table, selfColumn: self.column, targetColumn: other.column });
     byResource.set(resource, view);

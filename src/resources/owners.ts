@@ -13,8 +13,11 @@ export const owners: ResourceDef = {
     email: { kind: 'email', searchable: true, description: 'Email address of the owner.', example: 'ann@example.com' },
     location: { kind: 'text', searchable: true, description: 'Where the owner lives.', example: 'Oslo' },
     veterinarianIds: {
-      kind: 'refs', ref: 'veterinarians', link: VETERINARIANS_LINK,
-      description: 'Write-only: the ids of the owner\'s veterinarians; a PUT replaces the whole set. Read them with fields=veterinarians(id) or /owners/<id>/veterinarians.',
+      kind: 'refs',
+      ref: 'veterinarians',
+      link: VETERINARIANS_LINK,
+      description:
+        "Write-only: the ids of the owner's veterinarians; a PUT replaces the whole set. Read them with fields=veterinarians(id) or /owners/<id>/veterinarians.",
     },
   },
   filters: { location: 'location' },

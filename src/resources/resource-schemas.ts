@@ -11,7 +11,10 @@ function fieldSchema(field: FieldDef, nullable: boolean): TSchema {
   let schema: TSchema;
   switch (field.kind) {
     case 'enum':
-      schema = Type.Union((field.values ?? []).map((value) => Type.Literal(value)), options);
+      schema = Type.Union(
+        (field.values ?? []).map((value) => Type.Literal(value)),
+        options,
+      );
       break;
     case 'email':
       schema = Type.String({ ...options, format: 'email', maxLength: MAX_TEXT_LENGTH });
@@ -24,7 +27,10 @@ function fieldSchema(field: FieldDef, nullable: boolean): TSchema {
       break;
     case 'refs':
       // In a form body: the ids comma-separated in one field; null or blank clears the set.
-      return Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: MAX_TEXT_LENGTH }), { ...options, maxItems: MAX_REFS });
+      return Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: MAX_TEXT_LENGTH }), {
+        ...options,
+        maxItems: MAX_REFS,
+      });
   }
   return nullable ? Type.Union([schema, Type.Null()], options) : schema;
 }
@@ -47,7 +53,8 @@ export function createSchema(def: ResourceDef): TSchema {
 /** The body of a PUT: like a create, but every field optional (omitted fields keep their values). */
 export function updateSchema(def: ResourceDef): TSchema {
   const properties: Record<string, TSchema> = {};
-  for (const [name, field] of Object.entries(def.fields)) properties[name] = Type.Optional(fieldSchema(field, isNullable(field)));
+  for (const [name, field] of Object.entries(def.fields))
+    properties[name] = Type.Optional(fieldSchema(field, isNullable(field)));
   return Type.Object(properties, { additionalProperties: false, title: `Changes to a ${def.singular}` });
 }
 
@@ -59,8 +66,12 @@ export function itemSchema(def: ResourceDef): TSchema {
   for (const [name, field] of Object.entries(def.fields)) {
     if (field.kind !== 'refs') properties[name] = Type.Optional(fieldSchema(field, isNullable(field)));
   }
-  properties.createdAt = Type.Optional(Type.String({ format: 'date-time', description: 'When the item was created (RFC 3339, UTC).' }));
-  properties.updatedAt = Type.Optional(Type.String({ format: 'date-time', description: 'When the item was last changed (RFC 3339, UTC).' }));
+  properties.createdAt = Type.Optional(
+    Type.String({ format: 'date-time', description: 'When the item was created (RFC 3339, UTC).' }),
+  );
+  properties.updatedAt = Type.Optional(
+    Type.String({ format: 'date-time', description: 'When the item was last changed (RFC 3339, UTC).' }),
+  );
   const ordered: Record<string, TSchema> = {};
   for (const name of representedFields(def)) ordered[name] = properties[name]!;
   return Type.Object(ordered, { title: def.singular });

@@ -7,8 +7,19 @@ export const veterinarians: ResourceDef = {
   singular: 'veterinarian',
   description: 'A veterinarian.',
   fields: {
-    name: { kind: 'text', required: true, searchable: true, description: 'Name of the veterinarian.', example: 'Dr. Lund' },
-    clinic: { kind: 'text', searchable: true, description: 'The clinic the veterinarian works at.', example: 'Oslo Dyreklinikk' },
+    name: {
+      kind: 'text',
+      required: true,
+      searchable: true,
+      description: 'Name of the veterinarian.',
+      example: 'Dr. Lund',
+    },
+    clinic: {
+      kind: 'text',
+      searchable: true,
+      description: 'The clinic the veterinarian works at.',
+      example: 'Oslo Dyreklinikk',
+    },
     location: { kind: 'text', searchable: true, description: 'Where the clinic is.', example: 'Oslo' },
   },
   filters: { clinic: 'clinic', location: 'location' },

@@ -42,11 +42,20 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
           // The view's representation is its public fields, so fields and sort accept nothing else.
           const selection = selectionOf(adoptableDogs, context);
           const sort = parseSort(adoptableDogs, query);
-          const filters = [...parseFilters(adoptableDogs, query), { field: 'state', values: ['adoptable'], exact: true }];
+          const filters = [
+            ...parseFilters(adoptableDogs, query),
+            { field: 'state', values: ['adoptable'], exact: true },
+          ];
           const limit = parseLimit(query);
           const offset = parseOffset(query);
           // The access stage gave the public view: every tenant's rows, read-only.
-          const { document, hasMore } = await listPage(storage, adoptableDogs, context.scope, { filters, sort, limit, offset }, selection);
+          const { document, hasMore } = await listPage(
+            storage,
+            adoptableDogs,
+            context.scope,
+            { filters, sort, limit, offset },
+            selection,
+          );
           const total = context.exactCount ? await storage.count(adoptableDogs, context.scope, { filters }) : undefined;
           return {
             status: 200,

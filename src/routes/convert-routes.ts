@@ -36,9 +36,13 @@ function requiredParameters(query: QueryParams): Record<ConvertParameter, string
   const values = { from: single(query, 'from'), to: single(query, 'to'), amount: single(query, 'amount') };
   const missing = CONVERT_PARAMETERS.filter((name) => !values[name]);
   if (missing.length > 0) {
-    const named = missing.length === 1 ? `${missing[0]} is` : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)} are`;
-    throw new ApiError('conversionParameterMissing', `${named} missing or empty. A conversion takes from and to (ISO 4217 currency codes, such as EUR and USD) `
-      + 'and amount (a decimal number of 0 or more): /convert?from=EUR&to=USD&amount=100.');
+    const named =
+      missing.length === 1 ? `${missing[0]} is` : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)} are`;
+    throw new ApiError(
+      'conversionParameterMissing',
+      `${named} missing or empty. A conversion takes from and to (ISO 4217 currency codes, such as EUR and USD) ` +
+        'and amount (a decimal number of 0 or more): /convert?from=EUR&to=USD&amount=100.',
+    );
   }
   return values as Record<ConvertParameter, string>;
 }

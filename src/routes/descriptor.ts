@@ -11,8 +11,20 @@ export interface Nesting {
 }
 
 export type ParameterKind =
-  | 'id' | 'fields' | 'limit' | 'offset' | 'sort' | 'q' | 'filter' | 'types' | 'method'
-  | 'currency' | 'amount' | 'condition' | 'preference' | 'idempotency';
+  | 'id'
+  | 'fields'
+  | 'limit'
+  | 'offset'
+  | 'sort'
+  | 'q'
+  | 'filter'
+  | 'types'
+  | 'method'
+  | 'currency'
+  | 'amount'
+  | 'condition'
+  | 'preference'
+  | 'idempotency';
 
 export interface ParameterDescriptor {
   /** As the client sends it: `limit`, `color`, `If-Match`. */
@@ -25,7 +37,8 @@ export interface ParameterDescriptor {
 }
 
 /** What an answer carries: `item`/`list` of the operation's resource, `public-list` of the adoption view. */
-export type DocumentKind = 'item' | 'list' | 'public-list' | 'count' | 'results' | 'conversion' | 'none' | 'not-modified';
+export type DocumentKind =
+  'item' | 'list' | 'public-list' | 'count' | 'results' | 'conversion' | 'none' | 'not-modified';
 
 export interface AnswerDescriptor {
   /** `created`: 200 in v1, 201 with Location in v2 (SPEC §8). */
@@ -51,25 +64,50 @@ interface Contract {
 }
 
 /** The operations of a resource's own and nested paths, on `resource` (the items answered or written). */
-export type ResourceOperationKind = 'list' | 'count' | 'create' | 'read' | 'update' | 'remove' | 'nestedList' | 'nestedSearch' | 'nestedCreate';
+export type ResourceOperationKind =
+  'list' | 'count' | 'create' | 'read' | 'update' | 'remove' | 'nestedList' | 'nestedSearch' | 'nestedCreate';
 
-export type ResourceOperationDescriptor = Contract & { readonly kind: ResourceOperationKind; readonly resource: ResourceDef; readonly nesting?: Nesting };
+export type ResourceOperationDescriptor = Contract & {
+  readonly kind: ResourceOperationKind;
+  readonly resource: ResourceDef;
+  readonly nesting?: Nesting;
+};
 
 /** The service-wide operations: GET /search, /adoptions and /convert. */
 export type ServiceOperationDescriptor = Contract & { readonly kind: 'search' | 'adoptions' | 'convert' };
 
 export type OperationDescriptor = ResourceOperationDescriptor | ServiceOperationDescriptor;
 
-type Identity = { kind: ResourceOperationKind; resource: ResourceDef; nesting?: Nesting } | { kind: 'search' | 'adoptions' | 'convert' };
+type Identity =
+  | { kind: ResourceOperationKind; resource: ResourceDef; nesting?: Nesting }
+  | { kind: 'search' | 'adoptions' | 'convert' };
 
 /** A descriptor from its identity and contract; the accepted names are worked out here, once, not per request. */
-export function describe(identity: Identity, parameters: readonly ParameterDescriptor[], answers: readonly AnswerDescriptor[], body?: BodyDescriptor): OperationDescriptor {
-  const accepted = [...parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name), ...PATH_CONTROL_PARAMS];
+export function describe(
+  identity: Identity,
+  parameters: readonly ParameterDescriptor[],
+  answers: readonly AnswerDescriptor[],
+  body?: BodyDescriptor,
+): OperationDescriptor {
+  const accepted = [
+    ...parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
+    ...PATH_CONTROL_PARAMS,
+  ];
   return { ...identity, parameters, answers, accepted, ...(body ? { body } : {}) };
 }
 
-const inQuery = (name: string, kind: ParameterKind, component = name): ParameterDescriptor => ({ name, in: 'query', kind, component });
-const inHeader = (name: string, kind: ParameterKind): ParameterDescriptor => ({ name, in: 'header', kind, component: name });
+const inQuery = (name: string, kind: ParameterKind, component = name): ParameterDescriptor => ({
+  name,
+  in: 'query',
+  kind,
+  component,
+});
+const inHeader = (name: string, kind: ParameterKind): ParameterDescriptor => ({
+  name,
+  in: 'header',
+  kind,
+  component: name,
+});
 
 export const ID: ParameterDescriptor = { name: 'id', in: 'path', kind: 'id', component: 'id', required: true };
 export const LIMIT = inQuery('limit', 'limit');

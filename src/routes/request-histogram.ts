@@ -45,7 +45,12 @@ export class RequestHistogram {
       const key = method + status;
       let series = byKey.get(key);
       if (!series) {
-        series = { labels: { method, route, status: String(status) }, counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
+        series = {
+          labels: { method, route, status: String(status) },
+          counts: new Float64Array(this.bounds.length + 1),
+          sum: 0,
+          count: 0,
+        };
         byKey.set(key, series);
         this.series.push(series);
       }

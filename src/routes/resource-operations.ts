@@ -8,7 +8,15 @@ import type { Outcome } from '../http/respond.js';
 import { pagingHeaders } from '../http/links.js';
 import { expand } from '../plan/expand.js';
 import { readInput } from '../query/write-values.js';
-import { checkKnownParams, parseFilters, parseLimit, parseOffset, parseQ, parseSort, single } from '../query/collection.js';
+import {
+  checkKnownParams,
+  parseFilters,
+  parseLimit,
+  parseOffset,
+  parseQ,
+  parseSort,
+  single,
+} from '../query/collection.js';
 import { defaultSelection, resolveFields, type Selection } from '../query/selection.js';
 import { countDocument, itemDocument, listDocument, serialize, type Body } from '../representation/document.js';
 import { JsonList } from '../representation/json-list.js';
@@ -19,7 +27,12 @@ import { ID_PATTERN } from '../storage/ids.js';
 import type { ListQuery, Precondition, Scope, Storage } from '../storage/storage.js';
 import type { Nesting, OperationDescriptor } from './descriptor.js';
 import {
-  countDescriptor, createDescriptor, listDescriptor, readDescriptor, removeDescriptor, updateDescriptor,
+  countDescriptor,
+  createDescriptor,
+  listDescriptor,
+  readDescriptor,
+  removeDescriptor,
+  updateDescriptor,
 } from './resource-descriptors.js';
 
 export type { Nesting } from './descriptor.js';
@@ -30,7 +43,12 @@ export interface RouteDeps {
 }
 
 /** GET a collection (top-level or nested): fields, paging, filters, sort, q; `searchOnly` makes q required. */
-export function listOperation(def: ResourceDef, { storage, config }: RouteDeps, nesting?: Nesting, searchOnly = false): Operation {
+export function listOperation(
+  def: ResourceDef,
+  { storage, config }: RouteDeps,
+  nesting?: Nesting,
+  searchOnly = false,
+): Operation {
   const descriptor = listDescriptor(def, nesting, searchOnly);
   return {
     descriptor,
@@ -39,7 +57,8 @@ export function listOperation(def: ResourceDef, { storage, config }: RouteDeps, 
       checkParams(context, descriptor);
       const selection = selectionOf(def, context);
       const q = parseQ(query);
-      if (searchOnly && q === undefined) throw new ApiError('searchInvalid', 'q is required here: give the search text, 1 to 200 characters.');
+      if (searchOnly && q === undefined)
+        throw new ApiError('searchInvalid', 'q is required here: give the search text, 1 to 200 characters.');
       const filters = parseFilters(def, query);
       const sort = parseSort(def, query);
       const limit = parseLimit(query);
@@ -64,7 +83,13 @@ export function listOperation(def: ResourceDef, { storage, config }: RouteDeps, 
  * the items' JSON itself (Storage.listJson), the cheaper way for the common case; with them, the
  * items are read, their associations loaded, and the document shaped.
  */
-export async function listPage(storage: Storage, def: ResourceDef, scope: Scope, query: ListQuery, selection: Selection): Promise<{ document: Body; hasMore: boolean }> {
+export async function listPage(
+  storage: Storage,
+  def: ResourceDef,
+  scope: Scope,
+  query: ListQuery,
+  selection: Selection,
+): Promise<{ document: Body; hasMore: boolean }> {
   if (selection.associations.length === 0) {
     const page = await storage.listJson(def, scope, query, selection.scalars);
     return { document: new JsonList(def.name, def.singular, page.items), hasMore: page.hasMore };
@@ -81,7 +106,10 @@ export function countOperation(def: ResourceDef, { storage }: RouteDeps): Operat
     descriptor,
     async run(context) {
       checkParams(context, descriptor);
-      const total = await storage.count(def, context.scope, { filters: parseFilters(def, context.query), q: parseQ(context.query) });
+      const total = await storage.count(def, context.scope, {
+        filters: parseFilters(def, context.query),
+        q: parseQ(context.query),
+      });
       return { status: 200, document: countDocument(total) };
     },
   };
@@ -99,12 +127,21 @@ export function createOperation(def: ResourceDef, { storage, config }: RouteDeps
         const field = nesting.association.reverseField;
         const parentId = context.id ?? '';
         if (values[field] != null && values[field] !== parentId) {
-          throw new ApiError('fieldInvalid', `The body's "${field}" is "${String(values[field])}", but the path creates the ${def.singular} for ${nesting.parent.singular} "${parentId}". Leave "${field}" out, or make it the same.`);
+          throw new ApiError(
+            'fieldInvalid',
+            `The body's "${field}" is "${String(values[field])}", but the path creates the ${def.singular} for ${nesting.parent.singular} "${parentId}". Leave "${field}" out, or make it the same.`,
+          );
         }
-        if (!(await storage.get(nesting.parent, context.scope, idOf(nesting.parent, context)))) throw notFound(nesting.parent, parentId);
+        if (!(await storage.get(nesting.parent, context.scope, idOf(nesting.parent, context))))
+          throw notFound(nesting.parent, parentId);
         values = { ...values, [field]: parentId };
       }
-      const item = await storage.create(def, context.scope, values, claimed?.answering((created) => createdOutcome(def, config, context.version, created)));
+      const item = await storage.create(
+        def,
+        context.scope,
+        values,
+        claimed?.answering((created) => createdOutcome(def, config, context.version, created)),
+      );
       return createdOutcome(def, config, context.version, item);
     },
   };
@@ -187,7 +224,11 @@ export function selectionOf(def: ResourceDef, context: ApiContext<Scope>): Selec
 }
 
 /** The parent of a nested path must exist (and be visible): 404 otherwise. */
-async function parentRelation(storage: Storage, nesting: Nesting, context: ApiContext): Promise<{ association: AssociationDef; parentId: string }> {
+async function parentRelation(
+  storage: Storage,
+  nesting: Nesting,
+  context: ApiContext,
+): Promise<{ association: AssociationDef; parentId: string }> {
   const parentId = idOf(nesting.parent, context);
   if (!(await storage.get(nesting.parent, context.scope, parentId))) throw notFound(nesting.parent, parentId);
   return { association: nesting.association, parentId };
@@ -206,11 +247,17 @@ function ifMatchCheck(def: ResourceDef, context: ApiContext): Precondition | und
   return (current) => {
     const etag = etagOf(serialize(context.format, itemDocument(def.singular, current, defaultSelection(def))));
     if (!ifMatches(header, etag)) {
-      throw new ApiError('preconditionFailed', `If-Match ${header} does not match the current ETag ${etag} of this ${def.singular}: it changed since you read it. Nothing was changed; GET it again and retry with the new ETag.`);
+      throw new ApiError(
+        'preconditionFailed',
+        `If-Match ${header} does not match the current ETag ${etag} of this ${def.singular}: it changed since you read it. Nothing was changed; GET it again and retry with the new ETag.`,
+      );
     }
   };
 }
 
 export function notFound(def: ResourceDef, id: string): ApiError {
-  return new ApiError('itemNotFound', `There is no ${def.singular} with the id "${id}". It may have been deleted, or the id is mistyped; GET /${def.name} lists the current ones.`);
+  return new ApiError(
+    'itemNotFound',
+    `There is no ${def.singular} with the id "${id}". It may have been deleted, or the id is mistyped; GET /${def.name} lists the current ones.`,
+  );
 }

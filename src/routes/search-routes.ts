@@ -7,7 +7,17 @@ import { defaultSelection } from '../query/selection.js';
 import { shapeItem, type Document } from '../representation/document.js';
 import type { ResourceDef } from '../resources/definition.js';
 import { resourceByName, resources } from '../resources/index.js';
-import { describe, IF_NONE_MATCH, LIMIT, NOT_MODIFIED, OFFSET, PAGE_HEADERS, PREFER, Q_REQUIRED, TYPES } from './descriptor.js';
+import {
+  describe,
+  IF_NONE_MATCH,
+  LIMIT,
+  NOT_MODIFIED,
+  OFFSET,
+  PAGE_HEADERS,
+  PREFER,
+  Q_REQUIRED,
+  TYPES,
+} from './descriptor.js';
 import { checkParams, type RouteDeps } from './resource-operations.js';
 
 const DESCRIPTOR = describe(
@@ -26,7 +36,11 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
           const { query, scope } = context;
           checkParams(context, DESCRIPTOR);
           const q = parseQ(query);
-          if (q === undefined) throw new ApiError('searchInvalid', 'q is required: give the search text, 1 to 200 characters, for example /search?q=rex.');
+          if (q === undefined)
+            throw new ApiError(
+              'searchInvalid',
+              'q is required: give the search text, 1 to 200 characters, for example /search?q=rex.',
+            );
           const types = parseTypes(single(query, 'types'));
           const limit = parseLimit(query);
           const offset = parseOffset(query);
@@ -36,8 +50,14 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
             const counts = await Promise.all(types.map((def) => storage.count(def, scope, { filters: [], q })));
             total = counts.reduce((sum, count) => sum + count, 0);
           }
-          const document: Document = { results: hits.map(({ def, item }) => ({ [def.singular]: shapeItem(item, defaultSelection(def)) })) };
-          return { status: 200, document, headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total }) };
+          const document: Document = {
+            results: hits.map(({ def, item }) => ({ [def.singular]: shapeItem(item, defaultSelection(def)) })),
+          };
+          return {
+            status: 200,
+            document,
+            headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total }),
+          };
         },
       },
     },
@@ -47,11 +67,17 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
 /** `types=dogs,owners` narrows the search; without it, every resource is searched. */
 function parseTypes(raw: string | undefined): ResourceDef[] {
   if (raw === undefined) return [...resources];
-  const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   const defs = names.map((name) => resourceByName(name));
   const wrong = names.find((_, index) => !defs[index]);
   if (wrong !== undefined || defs.length === 0) {
-    throw new ApiError('filterInvalid', `types names the resources to search, comma-separated, from: ${resources.map((def) => def.name).join(', ')}${wrong === undefined ? '' : `; "${wrong}" is not one of them`}.`);
+    throw new ApiError(
+      'filterInvalid',
+      `types names the resources to search, comma-separated, from: ${resources.map((def) => def.name).join(', ')}${wrong === undefined ? '' : `; "${wrong}" is not one of them`}.`,
+    );
   }
   return [...new Set(defs as ResourceDef[])];
 }

@@ -19,7 +19,9 @@ async function openPostgres(databaseUrl: string): Promise<Storage> {
   } catch (error) {
     await storage.close().catch(() => undefined);
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
-    throw new Error(`DATABASE_URL is set, but the PostgreSQL database at ${redacted(databaseUrl)} could not be opened and migrated: ${reason}. Check that the server is running, that the URL (host, port, database, user, password) is right and that the user may create tables, or unset DATABASE_URL to use the embedded SQLite database.`);
+    throw new Error(
+      `DATABASE_URL is set, but the PostgreSQL database at ${redacted(databaseUrl)} could not be opened and migrated: ${reason}. Check that the server is running, that the URL (host, port, database, user, password) is right and that the user may create tables, or unset DATABASE_URL to use the embedded SQLite database.`,
+    );
   }
   return storage;
 }

@@ -38,26 +38,46 @@ export interface ExpectedTable {
 export interface ActualTable {
   readonly fts5?: boolean;
   readonly columns: ReadonlyMap<string, { readonly notNull: boolean }>;
-  readonly indexes: ReadonlyArray<{ readonly name: string; readonly columns: readonly string[]; readonly unique: boolean; readonly method?: string }>;
+  readonly indexes: ReadonlyArray<{
+    readonly name: string;
+    readonly columns: readonly string[];
+    readonly unique: boolean;
+    readonly method?: string;
+  }>;
 }
 
 export type ActualSchema = ReadonlyMap<string, ActualTable>;
 
 /** The tables, columns and indexes the definitions (and the declared link tables) imply on `backend`. */
-export function expectedSchema(defs: readonly ResourceDef[], backend: Backend, links: readonly LinkTable[] = declaredLinkTables): ExpectedTable[] {
+export function expectedSchema(
+  defs: readonly ResourceDef[],
+  backend: Backend,
+  links: readonly LinkTable[] = declaredLinkTables,
+): ExpectedTable[] {
   const tables = defs.flatMap((def) => resourceTables(def, backend));
   const linkViews = new Map<string, LinkRef>();
   for (const def of defs) {
     for (const field of Object.values(def.fields)) if (field.link) linkViews.set(field.link.table, field.link);
-    for (const association of Object.values(def.associations)) if ('link' in association) linkViews.set(association.link.table, association.link);
+    for (const association of Object.values(def.associations))
+      if ('link' in association) linkViews.set(association.link.table, association.link);
   }
-  for (const link of links) linkViews.set(link.table, { table: link.table, selfColumn: link.sides[0].column, targetColumn: link.sides[1].column });
-  for (const { table, selfColumn, targetColumn } of linkViews.values()) tables.push(linkTable(table, selfColumn, targetColumn));
+  for (const link of links)
+    linkViews.set(link.table, {
+      table: link.table,
+      selfColumn: link.sides[0].column,
+      targetColumn: link.sides[1].column,
+    });
+  for (const { table, selfColumn, targetColumn } of linkViews.values())
+    tables.push(linkTable(table, selfColumn, targetColumn));
   return tables;
 }
 
 function resourceTables(def: ResourceDef, backend: Backend): ExpectedTable[] {
-  const columns: ExpectedColumn[] = [{ name: 'tenant_id', notNull: true }, { name: 'seq', notNull: true }, { name: 'id', notNull: true }];
+  const columns: ExpectedColumn[] = [
+    { name: 'tenant_id', notNull: true },
+    { name: 'seq', notNull: true },
+    { name: 'id', notNull: true },
+  ];
   const indexes: ExpectedIndex[] = [
     { columns: ['tenant_id', 'id'], unique: true, why: 'ids are unique per tenant' },
     { columns: ['tenant_id', 'seq'], why: 'a collection is read in creation order' },
@@ -65,7 +85,8 @@ function resourceTables(def: ResourceDef, backend: Backend): ExpectedTable[] {
   for (const [name, field] of Object.entries(def.fields)) {
     if (field.kind === 'refs') continue;
     columns.push({ name: columnOf(name), notNull: field.required === true || field.default !== undefined });
-    if (field.kind === 'ref') indexes.push({ columns: ['tenant_id', columnOf(name), 'seq'], why: `the reference ${def.name}.${name}` });
+    if (field.kind === 'ref')
+      indexes.push({ columns: ['tenant_id', columnOf(name), 'seq'], why: `the reference ${def.name}.${name}` });
   }
   columns.push({ name: 'created_at', notNull: true }, { name: 'updated_at', notNull: true });
   for (const [param, name] of Object.entries(def.filters)) {
@@ -78,7 +99,12 @@ function resourceTables(def: ResourceDef, backend: Backend): ExpectedTable[] {
     indexes.push({ columns: ['search_vector'], method: 'gin', why: `the search (q) of ${def.name}` });
     return [{ name: def.name, columns, indexes }];
   }
-  const search: ExpectedTable = { name: `${def.name}_fts`, fts5: true, columns: [{ name: 'words', notNull: false }], indexes: [] };
+  const search: ExpectedTable = {
+    name: `${def.name}_fts`,
+    fts5: true,
+    columns: [{ name: 'words', notNull: false }],
+    indexes: [],
+  };
   return [{ name: def.name, columns, indexes }, search];
 }
 
@@ -113,15 +139,20 @@ export function compareSchema(expected: readonly ExpectedTable[], actual: Actual
       const real = found.columns.get(column.name);
       if (!real) differences.push(`column ${table.name}.${column.name} is missing`);
       else if (real.notNull !== column.notNull) {
-        differences.push(`column ${table.name}.${column.name} is ${nullability(real.notNull)}, the definition says ${nullability(column.notNull)}`);
+        differences.push(
+          `column ${table.name}.${column.name} is ${nullability(real.notNull)}, the definition says ${nullability(column.notNull)}`,
+        );
       }
     }
     const named = new Set(table.columns.map((column) => column.name));
-    for (const name of found.columns.keys()) if (!named.has(name)) differences.push(`column ${table.name}.${name} is in no definition`);
+    for (const name of found.columns.keys())
+      if (!named.has(name)) differences.push(`column ${table.name}.${name} is in no definition`);
     for (const index of table.indexes) {
       if (!found.indexes.some((real) => serves(real, index))) {
         const method = index.method ? ` using ${index.method}` : '';
-        differences.push(`${table.name} has no ${index.unique ? 'unique ' : ''}index on (${index.columns.join(', ')})${method} for ${index.why}`);
+        differences.push(
+          `${table.name} has no ${index.unique ? 'unique ' : ''}index on (${index.columns.join(', ')})${method} for ${index.why}`,
+        );
       }
     }
   }
@@ -135,7 +166,11 @@ function nullability(notNull: boolean): string {
 function serves(real: ActualTable['indexes'][number], index: ExpectedIndex): boolean {
   if (index.method && real.method !== index.method) return false;
   if (index.unique) {
-    return real.unique && real.columns.length === index.columns.length && index.columns.every((column) => real.columns.includes(column));
+    return (
+      real.unique &&
+      real.columns.length === index.columns.length &&
+      index.columns.every((column) => real.columns.includes(column))
+    );
   }
   return index.columns.every((column, position) => real.columns[position] === column);
 }

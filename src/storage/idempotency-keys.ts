@@ -43,7 +43,15 @@ export class IdempotencyPolicy {
 }
 
 export function claimParams(scope: TenantScope, key: IdempotencyKey, time: number): unknown[] {
-  return [scope.tenantId, key.clientId, key.key, key.fingerprint, time, time - IDEMPOTENCY_TTL_MS, time - IDEMPOTENCY_ABANDONED_MS];
+  return [
+    scope.tenantId,
+    key.clientId,
+    key.key,
+    key.fingerprint,
+    time,
+    time - IDEMPOTENCY_TTL_MS,
+    time - IDEMPOTENCY_ABANDONED_MS,
+  ];
 }
 
 /** The parameters of `read` and `release`. */

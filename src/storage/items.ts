@@ -7,7 +7,10 @@ import type { JsonPage, Page } from './storage.js';
 
 /** Each stored field (write-only sets left out) with the value a create gives it when the values have none. */
 const storedFields = perDefinition((def: ResourceDef): ReadonlyArray<{ name: string; fallback: FieldValue }> =>
-  Object.entries(def.fields).filter(([, field]) => field.kind !== 'refs').map(([name, field]) => ({ name, fallback: field.default ?? null })));
+  Object.entries(def.fields)
+    .filter(([, field]) => field.kind !== 'refs')
+    .map(([name, field]) => ({ name, fallback: field.default ?? null })),
+);
 
 /** The item a create stores: a fresh id, each field's value or default (write-only sets left out), both timestamps. */
 export function newItem(def: ResourceDef, values: WriteValues): Item {
@@ -42,5 +45,8 @@ export function jsonPage(page: Page, fields: readonly string[]): JsonPage {
 export function referenceNotFound(name: string, ref: string, missing: readonly string[]): ApiError {
   const one = missing.length === 1;
   const list = missing.map((id) => `"${id}"`).join(', ');
-  return new ApiError('referenceNotFound', `The field "${name}" refers to ${ref} ${list}, which ${one ? 'does' : 'do'} not exist or ${one ? 'is' : 'are'} not visible to you. Create ${one ? 'it' : 'them'} first or correct the ${one ? 'id' : 'ids'}.`);
+  return new ApiError(
+    'referenceNotFound',
+    `The field "${name}" refers to ${ref} ${list}, which ${one ? 'does' : 'do'} not exist or ${one ? 'is' : 'are'} not visible to you. Create ${one ? 'it' : 'them'} first or correct the ${one ? 'id' : 'ids'}.`,
+  );
 }

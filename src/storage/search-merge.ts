@@ -12,8 +12,13 @@ export interface RankedHit extends SearchHit {
  * hold the best of all. Equal ranks go to the older item, then the earlier type; the sort is stable,
  * so one resource's equal hits keep their creation order.
  */
-export function mergeSearchHits(ranked: RankedHit[], query: Pick<SearchQuery, 'limit' | 'offset'>): { hits: SearchHit[]; hasMore: boolean } {
-  ranked.sort((a, b) => a.rank - b.rank || String(a.item.createdAt).localeCompare(String(b.item.createdAt)) || a.order - b.order);
+export function mergeSearchHits(
+  ranked: RankedHit[],
+  query: Pick<SearchQuery, 'limit' | 'offset'>,
+): { hits: SearchHit[]; hasMore: boolean } {
+  ranked.sort(
+    (a, b) => a.rank - b.rank || String(a.item.createdAt).localeCompare(String(b.item.createdAt)) || a.order - b.order,
+  );
   const page = ranked.slice(query.offset, query.offset + query.limit);
   return { hits: page.map(({ def, item }) => ({ def, item })), hasMore: ranked.length > query.offset + query.limit };
 }

@@ -9,7 +9,11 @@ const WORD = /[\p{L}\p{N}]+/gu;
 
 /** NFKD, combining marks removed, lower case, then the special letters: `Tromsø` → `tromso`. */
 export function fold(text: string): string {
-  return text.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(SPECIAL_RE, (letter) => SPECIAL[letter]!);
+  return text
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .toLowerCase()
+    .replace(SPECIAL_RE, (letter) => SPECIAL[letter]!);
 }
 
 /** The folded words of a text: maximal runs of letters and digits. */

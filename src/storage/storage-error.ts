@@ -14,7 +14,13 @@ export type StorageErrorKind = 'busy' | 'unavailable';
 export class StorageError extends Error {
   override readonly name = 'StorageError';
 
-  constructor(readonly kind: StorageErrorKind, options: { cause: unknown }) {
-    super(`database ${kind}: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
+  constructor(
+    readonly kind: StorageErrorKind,
+    options: { cause: unknown },
+  ) {
+    super(
+      `database ${kind}: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`,
+      options,
+    );
   }
 }

@@ -129,13 +129,24 @@ export interface Storage {
    */
   create(def: ResourceDef, scope: TenantScope, values: WriteValues, idempotency?: IdempotentWrite): Promise<Item>;
   /** Changes the given fields; undefined when the item does not exist in the scope. */
-  update(def: ResourceDef, scope: TenantScope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined>;
+  update(
+    def: ResourceDef,
+    scope: TenantScope,
+    id: string,
+    values: WriteValues,
+    expect?: Precondition,
+  ): Promise<Item | undefined>;
   /**
    * The items an association reaches from several items at once, in creation order and at most
    * `limitPerKey` per key: keyed by the parent's id (`many`) or by the target's id (`one`, whose
    * keys are the parents' ref values). One query, however many parents.
    */
-  fetchRelated(association: AssociationDef, scope: TenantScope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>>;
+  fetchRelated(
+    association: AssociationDef,
+    scope: TenantScope,
+    keys: readonly string[],
+    limitPerKey: number,
+  ): Promise<Map<string, Item[]>>;
   /**
    * Searches several resources at once: best match first, equal relevance in creation order, so
    * pages never overlap. Relevance is the backend's own full-text rank.

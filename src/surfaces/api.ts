@@ -19,7 +19,10 @@ export interface ApiSurfaceOptions {
   readonly rates: RateTable;
 }
 
-export async function apiSurface(api: FastifyInstance, { config, storage, access, rates }: ApiSurfaceOptions): Promise<void> {
+export async function apiSurface(
+  api: FastifyInstance,
+  { config, storage, access, rates }: ApiSurfaceOptions,
+): Promise<void> {
   const endpoints = [
     ...resources.flatMap((def) => resourceEndpoints(def, { storage, config })),
     searchEndpoint({ storage, config }),
@@ -31,10 +34,13 @@ export async function apiSurface(api: FastifyInstance, { config, storage, access
   // A prefix per version holds only its 404 answer: Fastify picks a not-found handler by prefix,
   // so /v1/cats is the API's 1002 while /portal/cats is the portal's page.
   for (const version of VERSIONS) {
-    await api.register(async (under) => {
-      under.setNotFoundHandler(async (request: FastifyRequest, _reply: FastifyReply) => {
-        throw routeNotFoundError(request.url.split('?')[0] ?? '/', version);
-      });
-    }, { prefix: `/v${version}` });
+    await api.register(
+      async (under) => {
+        under.setNotFoundHandler(async (request: FastifyRequest, _reply: FastifyReply) => {
+          throw routeNotFoundError(request.url.split('?')[0] ?? '/', version);
+        });
+      },
+      { prefix: `/v${version}` },
+    );
   }
 }

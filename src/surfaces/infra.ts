@@ -29,7 +29,9 @@ function processMetrics(): Registry {
 export async function infraSurface(app: FastifyInstance, { config, storage }: InfraSurfaceOptions): Promise<void> {
   // `/` on the API host: a browser goes to the portal (SPEC §8); a client is shown where the API is.
   routeEveryMethod(app, {
-    url: '/', method: ['GET'], wrongMethod: infraWrongMethod,
+    url: '/',
+    method: ['GET'],
+    wrongMethod: infraWrongMethod,
     handler: async (request, reply) => {
       if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(config.portalUrl, 302);
       throw versionMissingError('/');
@@ -57,13 +59,19 @@ export async function infraSurface(app: FastifyInstance, { config, storage }: In
 
 /** A wrong method on an infrastructure path: the catalogue's 400 (1003) with Allow, like the API's. */
 function infraWrongMethod(request: FastifyRequest, _reply: FastifyReply, allow: string): never {
-  throw new ApiError('methodNotAllowed', `${request.method} is not offered on ${request.url.split('?')[0]}. It offers: ${allow}.`, { allow });
+  throw new ApiError(
+    'methodNotAllowed',
+    `${request.method} is not offered on ${request.url.split('?')[0]}. It offers: ${allow}.`,
+    { allow },
+  );
 }
 
 /** GET (and HEAD) answers uncached. */
 function infraRoute(app: FastifyInstance, url: string, answer: (reply: FastifyReply) => Promise<FastifyReply>): void {
   routeEveryMethod(app, {
-    url, method: ['GET'], wrongMethod: infraWrongMethod,
+    url,
+    method: ['GET'],
+    wrongMethod: infraWrongMethod,
     handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return answer(reply);

@@ -11,6 +11,9 @@ export interface OAuthSurfaceOptions {
   readonly verifier: TokenVerifier;
 }
 
-export async function oauthSurface(app: FastifyInstance, { config, store, verifier }: OAuthSurfaceOptions): Promise<void> {
+export async function oauthSurface(
+  app: FastifyInstance,
+  { config, store, verifier }: OAuthSurfaceOptions,
+): Promise<void> {
   registerOAuthRoutes(app, config, store, verifier);
 }

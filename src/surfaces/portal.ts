@@ -20,7 +20,10 @@ export interface PortalSurfaceOptions {
 }
 
 /** Registered with `prefix: portalPrefix`: routes are relative to it, links in the pages name it. */
-export async function portalSurface(portal: FastifyInstance, { config, store, openLimiter, portalPrefix }: PortalSurfaceOptions): Promise<void> {
+export async function portalSurface(
+  portal: FastifyInstance,
+  { config, store, openLimiter, portalPrefix }: PortalSurfaceOptions,
+): Promise<void> {
   const wrongMethod = wrongMethodPage(portalPrefix);
   registerHomePage(portal, config, portalPrefix, wrongMethod);
   registerErrorPages(portal, portalPrefix, wrongMethod);

@@ -17,7 +17,15 @@ test('an unknown, tampered, expired or revoked token is a 401 with error="invali
   const { token, tenantId, clientId } = api.credentials;
   const expired = 'expired-token-value';
   const past = Math.floor(Date.now() / 1000) - 10;
-  await api.storage.auth.saveToken({ tokenHash: secretHash(expired), tenantId, clientId, scopes: ['read', 'write'], issuedAt: past - 3600, expiresAt: past, revoked: false });
+  await api.storage.auth.saveToken({
+    tokenHash: secretHash(expired),
+    tenantId,
+    clientId,
+    scopes: ['read', 'write'],
+    issuedAt: past - 3600,
+    expiresAt: past,
+    revoked: false,
+  });
   const tampered = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
   for (const bad of ['not-a-token', tampered, expired]) {
     const response = await api.request({ url: '/v1/dogs', token: bad });
@@ -36,7 +44,10 @@ test('scopes are independent: a write-only token cannot GET, a read-only one can
   assert.equal(denied.statusCode, 403);
   assert.match(String(denied.headers['www-authenticate']), /error="insufficient_scope".*scope="read"/);
   assert.equal(denied.json().code, 5002);
-  assert.equal((await api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'W' }, token: writeOnly.token })).statusCode, 200);
+  assert.equal(
+    (await api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'W' }, token: writeOnly.token })).statusCode,
+    200,
+  );
   assert.equal((await api.request({ url: '/v1/dogs', token: readOnly.token })).statusCode, 200);
   for (const request of [
     { method: 'POST' as const, url: '/v1/dogs', form: { name: 'X' } },
@@ -53,7 +64,12 @@ test('the token may come as access_token in the query string or a form body, but
   const api = await build(t);
   const { token } = api.credentials;
   assert.equal((await api.request({ url: `/v1/dogs?access_token=${token}`, token: null })).statusCode, 200);
-  const viaForm = await api.request({ method: 'POST', url: '/v1/dogs', token: null, form: { name: 'Rex', access_token: token } });
+  const viaForm = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    token: null,
+    form: { name: 'Rex', access_token: token },
+  });
   assert.equal(viaForm.statusCode, 200);
   const twice = await api.request({ url: `/v1/dogs?access_token=${token}` });
   assert.equal(twice.statusCode, 400);
@@ -85,7 +101,13 @@ test('the order of checks: route and method before the token, the token before p
 
 test('the portal, the infrastructure and the OAuth endpoints need no token', async (t) => {
   const api = await build(t);
-  for (const url of ['/healthz', '/portal/errors', '/portal/openapi/v2.json', '/.well-known/oauth-authorization-server', '/portal/signup']) {
+  for (const url of [
+    '/healthz',
+    '/portal/errors',
+    '/portal/openapi/v2.json',
+    '/.well-known/oauth-authorization-server',
+    '/portal/signup',
+  ]) {
     assert.equal((await api.request({ url, token: null })).statusCode, 200, url);
   }
 });
@@ -96,7 +118,12 @@ test('an access token sent in the query string never reaches the log', async (t)
   const { loadConfig } = await import('../../src/config.js');
   const { SqliteStorage } = await import('../../src/storage/sqlite/sqlite-storage.js');
   const lines: string[] = [];
-  const stream = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString()); done(); } });
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
   const storage = new SqliteStorage(':memory:');
   await storage.migrate();
   const app = await buildApp(loadConfig({ LOG_LEVEL: 'info' }), { storage, logger: { level: 'info', stream } });

@@ -8,7 +8,13 @@ function form(fields: Record<string, string>): string {
 }
 
 async function token(api: TestApp, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return api.request({ method: 'POST', url: '/oauth2/token', token: null, body: form(fields), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+  return api.request({
+    method: 'POST',
+    url: '/oauth2/token',
+    token: null,
+    body: form(fields),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
 }
 
 function basic(id: string, secret: string): Record<string, string> {
@@ -56,7 +62,11 @@ test('a client may ask for fewer scopes, never for more', async (t) => {
   const { clientId, clientSecret } = api.credentials;
   const read = await token(api, { grant_type: 'client_credentials', scope: 'read' }, basic(clientId, clientSecret));
   assert.equal(read.json().scope, 'read');
-  const more = await token(api, { grant_type: 'client_credentials', scope: 'read admin' }, basic(clientId, clientSecret));
+  const more = await token(
+    api,
+    { grant_type: 'client_credentials', scope: 'read admin' },
+    basic(clientId, clientSecret),
+  );
   assert.equal(more.statusCode, 400);
   assert.equal(more.json().error, 'invalid_scope');
 });
@@ -65,12 +75,32 @@ test('token errors come in the RFC 6749 shape', async (t) => {
   const api = await build(t);
   const { clientId, clientSecret } = api.credentials;
   const cases: Array<[string, Awaited<ReturnType<typeof token>>, number, string]> = [
-    ['a wrong secret (Basic)', await token(api, { grant_type: 'client_credentials' }, basic(clientId, 'wrong')), 401, 'invalid_client'],
-    ['a wrong secret (post)', await token(api, { grant_type: 'client_credentials', client_id: clientId, client_secret: 'wrong' }), 401, 'invalid_client'],
-    ['an unknown client', await token(api, { grant_type: 'client_credentials' }, basic('nobody', 'x')), 401, 'invalid_client'],
+    [
+      'a wrong secret (Basic)',
+      await token(api, { grant_type: 'client_credentials' }, basic(clientId, 'wrong')),
+      401,
+      'invalid_client',
+    ],
+    [
+      'a wrong secret (post)',
+      await token(api, { grant_type: 'client_credentials', client_id: clientId, client_secret: 'wrong' }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'an unknown client',
+      await token(api, { grant_type: 'client_credentials' }, basic('nobody', 'x')),
+      401,
+      'invalid_client',
+    ],
     ['no grant type', await token(api, {}, basic(clientId, clientSecret)), 400, 'invalid_request'],
     // A grant the server does not offer (the library knows password, this server does not): not unauthorized_client.
-    ['another grant type', await token(api, { grant_type: 'password', username: 'a', password: 'b' }, basic(clientId, clientSecret)), 400, 'unsupported_grant_type'],
+    [
+      'another grant type',
+      await token(api, { grant_type: 'password', username: 'a', password: 'b' }, basic(clientId, clientSecret)),
+      400,
+      'unsupported_grant_type',
+    ],
   ];
   for (const [what, response, status, error] of cases) {
     assert.equal(response.statusCode, status, what);
@@ -79,7 +109,12 @@ test('token errors come in the RFC 6749 shape', async (t) => {
     assert.equal(response.headers['cache-control'], 'no-store', what);
   }
   assert.match(String(cases[0]![1].headers['www-authenticate']), /^Basic /);
-  const json = await api.request({ method: 'POST', url: '/oauth2/token', token: null, json: { grant_type: 'client_credentials' } });
+  const json = await api.request({
+    method: 'POST',
+    url: '/oauth2/token',
+    token: null,
+    json: { grant_type: 'client_credentials' },
+  });
   assert.equal(json.statusCode, 400);
   assert.equal(json.json().error, 'invalid_request');
   const get = await api.request({ url: '/oauth2/token', token: null });
@@ -92,23 +127,45 @@ test('revocation (RFC 7009) takes effect at once, and unknown tokens are answere
   const api = await build(t);
   const { clientId, clientSecret, token: issued } = api.credentials;
   assert.equal((await api.request({ url: '/v1/dogs' })).statusCode, 200);
-  const revoke = await api.request({ method: 'POST', url: '/oauth2/revoke', token: null, form: { token: issued }, headers: basic(clientId, clientSecret) });
+  const revoke = await api.request({
+    method: 'POST',
+    url: '/oauth2/revoke',
+    token: null,
+    form: { token: issued },
+    headers: basic(clientId, clientSecret),
+  });
   assert.equal(revoke.statusCode, 200);
   assert.equal(revoke.body, '');
   const after = await api.request({ url: '/v1/dogs' });
   assert.equal(after.statusCode, 401);
   assert.match(String(after.headers['www-authenticate']), /error="invalid_token"/);
-  const unknown = await api.request({ method: 'POST', url: '/oauth2/revoke', token: null, form: { token: 'never-issued' }, headers: basic(clientId, clientSecret) });
+  const unknown = await api.request({
+    method: 'POST',
+    url: '/oauth2/revoke',
+    token: null,
+    form: { token: 'never-issued' },
+    headers: basic(clientId, clientSecret),
+  });
   assert.equal(unknown.statusCode, 200);
-  const unauthenticated = await api.request({ method: 'POST', url: '/oauth2/revoke', token: null, form: { token: issued } });
+  const unauthenticated = await api.request({
+    method: 'POST',
+    url: '/oauth2/revoke',
+    token: null,
+    form: { token: issued },
+  });
   assert.equal(unauthenticated.statusCode, 401);
   assert.equal(unauthenticated.json().error, 'invalid_client');
 });
 
-test('introspection (RFC 7662) tells the client about its account\'s tokens only', async (t) => {
+test("introspection (RFC 7662) tells the client about its account's tokens only", async (t) => {
   const api = await build(t);
   const { clientId, clientSecret, token: issued, tenantId } = api.credentials;
-  const active = await api.request({ method: 'POST', url: '/oauth2/introspect', token: null, form: { token: issued, client_id: clientId, client_secret: clientSecret } });
+  const active = await api.request({
+    method: 'POST',
+    url: '/oauth2/introspect',
+    token: null,
+    form: { token: issued, client_id: clientId, client_secret: clientSecret },
+  });
   assert.equal(active.statusCode, 200);
   const body = active.json();
   assert.equal(body.active, true);
@@ -117,9 +174,20 @@ test('introspection (RFC 7662) tells the client about its account\'s tokens only
   assert.equal(body.sub, tenantId);
   assert.equal(body.token_type, 'Bearer');
   assert.ok(body.exp > body.iat);
-  const bogus = await api.request({ method: 'POST', url: '/oauth2/introspect', token: null, form: { token: 'bogus', client_id: clientId, client_secret: clientSecret } });
+  const bogus = await api.request({
+    method: 'POST',
+    url: '/oauth2/introspect',
+    token: null,
+    form: { token: 'bogus', client_id: clientId, client_secret: clientSecret },
+  });
   assert.deepEqual(bogus.json(), { active: false });
-  const denied = await api.request({ method: 'POST', url: '/oauth2/introspect', token: null, form: { token: issued }, headers: basic(clientId, 'wrong') });
+  const denied = await api.request({
+    method: 'POST',
+    url: '/oauth2/introspect',
+    token: null,
+    form: { token: issued },
+    headers: basic(clientId, 'wrong'),
+  });
   assert.equal(denied.statusCode, 401);
 });
 
@@ -128,7 +196,15 @@ test('issuing tokens sweeps tokens that expired more than a day ago', async (t) 
   const { tenantId, clientId, clientSecret } = api.credentials;
   const { secretHash } = await import('../../src/auth/secrets.js');
   const longAgo = Math.floor(Date.now() / 1000) - 3 * 24 * 3600;
-  await api.storage.auth.saveToken({ tokenHash: secretHash('ancient'), tenantId, clientId, scopes: ['read'], issuedAt: longAgo - 3600, expiresAt: longAgo, revoked: false });
+  await api.storage.auth.saveToken({
+    tokenHash: secretHash('ancient'),
+    tenantId,
+    clientId,
+    scopes: ['read'],
+    issuedAt: longAgo - 3600,
+    expiresAt: longAgo,
+    revoked: false,
+  });
   // Both this test's tokens were issued by the same app; its first token swept already, so force a new sweep window.
   (api.storage.auth as unknown as { sweeps: NowAndThen }).sweeps.reset();
   await token(api, { grant_type: 'client_credentials' }, basic(clientId, clientSecret));

@@ -10,7 +10,13 @@ type Path = (typeof ENDPOINTS)[number];
 
 /** A raw form body (so that a parameter can be repeated) with any headers. */
 function post(api: TestApp, url: Path, form: string, headers: Record<string, string> = {}) {
-  return api.request({ method: 'POST', url, token: null, body: form, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+  return api.request({
+    method: 'POST',
+    url,
+    token: null,
+    body: form,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
 }
 
 function basic(id: string, secret: string): Record<string, string> {
@@ -26,7 +32,13 @@ function needed(url: Path, token: string): string {
  * The RFC error shape, asserted whole: status, exactly {error, error_description}, no-store, and a
  * Basic challenge only on the invalid_client of a client that tried Basic (`challenged`).
  */
-function assertOAuthError(response: LightMyRequestResponse, status: number, error: string, what: string, challenged = false): void {
+function assertOAuthError(
+  response: LightMyRequestResponse,
+  status: number,
+  error: string,
+  what: string,
+  challenged = false,
+): void {
   assert.equal(response.statusCode, status, `${what}: ${response.body}`);
   const body = response.json();
   assert.deepEqual(Object.keys(body), ['error', 'error_description'], what);
@@ -69,22 +81,47 @@ test('malformed requests are invalid_request (400) at all three endpoints', asyn
   for (const url of ENDPOINTS) {
     const rest = needed(url, token);
     const cases: Array<[string, string, Record<string, string>]> = [
-      ['two authentication methods', `${rest}&client_id=${clientId}&client_secret=${clientSecret}`, basic(clientId, clientSecret)],
+      [
+        'two authentication methods',
+        `${rest}&client_id=${clientId}&client_secret=${clientSecret}`,
+        basic(clientId, clientSecret),
+      ],
       ['a body client_id that is not the Basic one', `${rest}&client_id=someone-else`, basic(clientId, clientSecret)],
       ['client_id twice', `${rest}&client_id=${clientId}&client_id=${clientId}&client_secret=${clientSecret}`, {}],
       ['a parameter twice', `${rest}&${rest}`, basic(clientId, clientSecret)],
     ];
-    if (url === '/oauth2/token') cases.push(['no grant_type', '', basic(clientId, clientSecret)], ['an empty grant_type', 'grant_type=', basic(clientId, clientSecret)]);
-    else cases.push(['no token', '', basic(clientId, clientSecret)], ['an empty token', 'token=', basic(clientId, clientSecret)]);
-    for (const [what, form, headers] of cases) assertOAuthError(await post(api, url, form, headers), 400, 'invalid_request', `${url}, ${what}`);
+    if (url === '/oauth2/token')
+      cases.push(
+        ['no grant_type', '', basic(clientId, clientSecret)],
+        ['an empty grant_type', 'grant_type=', basic(clientId, clientSecret)],
+      );
+    else
+      cases.push(
+        ['no token', '', basic(clientId, clientSecret)],
+        ['an empty token', 'token=', basic(clientId, clientSecret)],
+      );
+    for (const [what, form, headers] of cases)
+      assertOAuthError(await post(api, url, form, headers), 400, 'invalid_request', `${url}, ${what}`);
     const get = await api.request({ url, token: null });
     assertOAuthError(get, 400, 'invalid_request', `GET ${url}`);
     assert.equal(get.headers.allow, 'POST');
   }
-  const json = await api.request({ method: 'POST', url: '/oauth2/token', token: null, json: { grant_type: 'client_credentials' }, headers: basic(clientId, clientSecret) });
+  const json = await api.request({
+    method: 'POST',
+    url: '/oauth2/token',
+    token: null,
+    json: { grant_type: 'client_credentials' },
+    headers: basic(clientId, clientSecret),
+  });
   assertOAuthError(json, 400, 'invalid_request', 'a JSON token request');
   assert.match(json.json().error_description, /application\/x-www-form-urlencoded/);
-  const text = await api.request({ method: 'POST', url: '/oauth2/revoke', token: null, body: 'token=x', headers: { 'content-type': 'text/plain', ...basic(clientId, clientSecret) } });
+  const text = await api.request({
+    method: 'POST',
+    url: '/oauth2/revoke',
+    token: null,
+    body: 'token=x',
+    headers: { 'content-type': 'text/plain', ...basic(clientId, clientSecret) },
+  });
   assertOAuthError(text, 400, 'invalid_request', 'a text/plain revocation');
 });
 
@@ -93,17 +130,32 @@ test('the token endpoint tells an unknown grant type (unsupported_grant_type) fr
   const { clientId, clientSecret } = api.credentials;
   const credentials = basic(clientId, clientSecret);
   const cases: Array<[string, string, string]> = [
-    ['a grant the library knows but this server does not offer', 'grant_type=password&username=a&password=b', 'unsupported_grant_type'],
+    [
+      'a grant the library knows but this server does not offer',
+      'grant_type=password&username=a&password=b',
+      'unsupported_grant_type',
+    ],
     ['the code grant, not offered here', 'grant_type=authorization_code&code=x', 'unsupported_grant_type'],
     ['a grant nobody knows', 'grant_type=telepathy', 'unsupported_grant_type'],
-    ['an extension grant URI', `grant_type=${encodeURIComponent('urn:ietf:params:oauth:grant-type:jwt-bearer')}`, 'unsupported_grant_type'],
+    [
+      'an extension grant URI',
+      `grant_type=${encodeURIComponent('urn:ietf:params:oauth:grant-type:jwt-bearer')}`,
+      'unsupported_grant_type',
+    ],
     ['a scope the client does not hold', 'grant_type=client_credentials&scope=admin', 'invalid_scope'],
     ['one scope too many', 'grant_type=client_credentials&scope=read%20admin', 'invalid_scope'],
     ['a malformed scope', 'grant_type=client_credentials&scope=%22read%22', 'invalid_scope'],
   ];
-  for (const [what, form, error] of cases) assertOAuthError(await post(api, '/oauth2/token', form, credentials), 400, error, what);
+  for (const [what, form, error] of cases)
+    assertOAuthError(await post(api, '/oauth2/token', form, credentials), 400, error, what);
   // Authentication comes first: a client that fails it learns nothing about grants.
-  assertOAuthError(await post(api, '/oauth2/token', 'grant_type=telepathy', basic(clientId, 'wrong')), 401, 'invalid_client', 'unknown grant, wrong secret', true);
+  assertOAuthError(
+    await post(api, '/oauth2/token', 'grant_type=telepathy', basic(clientId, 'wrong')),
+    401,
+    'invalid_client',
+    'unknown grant, wrong secret',
+    true,
+  );
 });
 
 test('errors the library raises inside the grant keep their RFC name and status', async (t) => {
@@ -111,16 +163,25 @@ test('errors the library raises inside the grant keep their RFC name and status'
   const { clientId, clientSecret } = api.credentials;
   const cases: Array<[Error, number, string]> = [
     [new OAuth2Server.InvalidGrantError('Invalid grant: the account is closed'), 400, 'invalid_grant'],
-    [new OAuth2Server.UnauthorizedClientError('Unauthorized client: the grant is not allowed'), 400, 'unauthorized_client'],
+    [
+      new OAuth2Server.UnauthorizedClientError('Unauthorized client: the grant is not allowed'),
+      400,
+      'unauthorized_client',
+    ],
     [new OAuth2Server.InvalidRequestError('Invalid request: something'), 400, 'invalid_request'],
     [new Error('disk full'), 500, 'server_error'],
   ];
   for (const [thrown, status, error] of cases) {
-    api.storage.auth.saveToken = async () => { throw thrown; };
+    api.storage.auth.saveToken = async () => {
+      throw thrown;
+    };
     const response = await post(api, '/oauth2/token', 'grant_type=client_credentials', basic(clientId, clientSecret));
     assertOAuthError(response, status, error, thrown.message);
     if (status === 500) {
-      assert.ok(response.json().error_description.includes(String(response.headers['x-request-id'])), 'a 500 names its request id');
+      assert.ok(
+        response.json().error_description.includes(String(response.headers['x-request-id'])),
+        'a 500 names its request id',
+      );
       assert.doesNotMatch(response.body, /disk full/, 'no internal message reaches the client');
     }
   }
@@ -129,7 +190,9 @@ test('errors the library raises inside the grant keep their RFC name and status'
 test('a store that fails answers server_error (500) at all three endpoints, with the request id', async (t) => {
   const api = await build(t);
   const { clientId, clientSecret, token } = api.credentials;
-  api.storage.auth.findClient = async () => { throw new Error('connection reset'); };
+  api.storage.auth.findClient = async () => {
+    throw new Error('connection reset');
+  };
   for (const url of ENDPOINTS) {
     const response = await post(api, url, needed(url, token), basic(clientId, clientSecret));
     assertOAuthError(response, 500, 'server_error', url);

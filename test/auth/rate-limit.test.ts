@@ -6,8 +6,14 @@ test('a client over RATE_LIMIT_PER_MINUTE gets a 403 with Retry-After; answers c
   const api = await build(t, { RATE_LIMIT_PER_MINUTE: '3' });
   const answers = [];
   for (let i = 0; i < 4; i += 1) answers.push(await api.request({ url: '/v1/dogs' }));
-  assert.deepEqual(answers.map((answer) => answer.statusCode), [200, 200, 200, 403]);
-  assert.deepEqual(answers.map((answer) => answer.headers['ratelimit-remaining']), ['2', '1', '0', '0']);
+  assert.deepEqual(
+    answers.map((answer) => answer.statusCode),
+    [200, 200, 200, 403],
+  );
+  assert.deepEqual(
+    answers.map((answer) => answer.headers['ratelimit-remaining']),
+    ['2', '1', '0', '0'],
+  );
   for (const answer of answers) {
     assert.equal(answer.headers['ratelimit-limit'], '3');
     assert.ok(Number(answer.headers['ratelimit-reset']) >= 1 && Number(answer.headers['ratelimit-reset']) <= 60);
@@ -16,7 +22,11 @@ test('a client over RATE_LIMIT_PER_MINUTE gets a 403 with Retry-After; answers c
   assert.equal(over.json().code, 5003);
   assert.ok(Number(over.headers['retry-after']) >= 1);
   const other = await newAccount(api.app, api.storage);
-  assert.equal((await api.request({ url: '/v1/dogs', token: other.token })).statusCode, 200, 'each client has its own counter');
+  assert.equal(
+    (await api.request({ url: '/v1/dogs', token: other.token })).statusCode,
+    200,
+    'each client has its own counter',
+  );
 });
 
 test('the open operation is limited per IP by RATE_LIMIT_OPEN_PER_MINUTE', async (t) => {
@@ -29,7 +39,8 @@ test('the open operation is limited per IP by RATE_LIMIT_OPEN_PER_MINUTE', async
 test('behind a trusted proxy (TRUST_PROXY), the open operation is limited per forwarded address', async (t) => {
   // app.inject's requests come from 127.0.0.1, which plays the proxy here.
   const trusting = await build(t, { RATE_LIMIT_OPEN_PER_MINUTE: '1', TRUST_PROXY: '127.0.0.1' });
-  const from = (address: string) => trusting.request({ url: '/v1/adoptions', token: null, headers: { 'x-forwarded-for': address } });
+  const from = (address: string) =>
+    trusting.request({ url: '/v1/adoptions', token: null, headers: { 'x-forwarded-for': address } });
   assert.equal((await from('203.0.113.7')).statusCode, 200);
   assert.equal((await from('198.51.100.9')).statusCode, 200, 'another client behind the proxy has its own counter');
   assert.equal((await from('203.0.113.7')).statusCode, 403, 'the first client has used its one request');
@@ -37,7 +48,11 @@ test('behind a trusted proxy (TRUST_PROXY), the open operation is limited per fo
   const direct = await build(t, { RATE_LIMIT_OPEN_PER_MINUTE: '1' });
   const headers = (address: string) => ({ url: '/v1/adoptions', token: null, headers: { 'x-forwarded-for': address } });
   assert.equal((await direct.request(headers('203.0.113.7'))).statusCode, 200);
-  assert.equal((await direct.request(headers('198.51.100.9'))).statusCode, 403, 'X-Forwarded-For is ignored without TRUST_PROXY');
+  assert.equal(
+    (await direct.request(headers('198.51.100.9'))).statusCode,
+    403,
+    'X-Forwarded-For is ignored without TRUST_PROXY',
+  );
 });
 
 test('a limit of 0 turns it off: no RateLimit headers', async (t) => {

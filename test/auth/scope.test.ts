@@ -8,13 +8,14 @@ import { build } from '../helper.js';
 
 const everything = { filters: [], limit: 100, offset: 0 };
 
-test('a tenant scope lists and counts its own rows; the public view lists and counts every tenant\'s', async (t) => {
+test("a tenant scope lists and counts its own rows; the public view lists and counts every tenant's", async (t) => {
   const { storage } = await build(t);
   const a = tenantScope('tenant-a');
   const b = tenantScope('tenant-b');
   await storage.create(dogs, a, { name: 'Rex' });
   await storage.create(dogs, b, { name: 'Bella' });
-  const names = async (scope: Parameters<Storage['list']>[1]) => (await storage.list(dogs, scope, everything)).items.map((dog) => dog.name);
+  const names = async (scope: Parameters<Storage['list']>[1]) =>
+    (await storage.list(dogs, scope, everything)).items.map((dog) => dog.name);
   assert.deepEqual(await names(a), ['Rex']);
   assert.deepEqual(await names(b), ['Bella']);
   assert.deepEqual(await names(PUBLIC_SCOPE), ['Rex', 'Bella']);
@@ -24,7 +25,7 @@ test('a tenant scope lists and counts its own rows; the public view lists and co
   assert.deepEqual(json.items, ['{"name":"Rex"}', '{"name":"Bella"}']);
 });
 
-test('the public view follows a link table within each row\'s own tenant', async (t) => {
+test("the public view follows a link table within each row's own tenant", async (t) => {
   const { storage } = await build(t);
   const a = tenantScope('tenant-a');
   const b = tenantScope('tenant-b');
@@ -33,8 +34,15 @@ test('the public view follows a link table within each row\'s own tenant', async
   await storage.create(dogs, b, { name: 'Bella' });
   const related = { association: foods.associations.dogs!, parentId: kibble.id! };
   const viaPublic = await storage.list(dogs, PUBLIC_SCOPE, { ...everything, related });
-  assert.deepEqual(viaPublic.items.map((dog) => dog.name), ['Rex']);
-  assert.equal((await storage.list(dogs, b, { ...everything, related })).items.length, 0, 'another tenant does not reach the link');
+  assert.deepEqual(
+    viaPublic.items.map((dog) => dog.name),
+    ['Rex'],
+  );
+  assert.equal(
+    (await storage.list(dogs, b, { ...everything, related })).items.length,
+    0,
+    'another tenant does not reach the link',
+  );
 });
 
 test('the compiler refuses the public view for writes, reads by id, related items, search and idempotency keys', async (t) => {

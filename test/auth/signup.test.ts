@@ -6,7 +6,13 @@ const SIGNUP = { email: 'Dev@Example.com', password: 'a long passphrase', appNam
 
 test('signing up with JSON creates an account and a client whose secret gets a token', async (t) => {
   const api = await build(t);
-  const response = await api.request({ method: 'POST', url: '/portal/signup', json: SIGNUP, headers: { accept: 'application/json' }, token: null });
+  const response = await api.request({
+    method: 'POST',
+    url: '/portal/signup',
+    json: SIGNUP,
+    headers: { accept: 'application/json' },
+    token: null,
+  });
   assert.equal(response.statusCode, 200);
   assert.equal(response.headers['cache-control'], 'no-store');
   const body = response.json();
@@ -15,8 +21,14 @@ test('signing up with JSON creates an account and a client whose secret gets a t
   assert.match(body.account.id, /^[A-Za-z0-9_-]{16,}$/);
   assert.deepEqual(body.client.scopes, ['read', 'write']);
   const token = await api.request({
-    method: 'POST', url: '/oauth2/token', token: null,
-    form: { grant_type: 'client_credentials', client_id: body.client.clientId, client_secret: body.client.clientSecret },
+    method: 'POST',
+    url: '/oauth2/token',
+    token: null,
+    form: {
+      grant_type: 'client_credentials',
+      client_id: body.client.clientId,
+      client_secret: body.client.clientSecret,
+    },
   });
   assert.equal(token.statusCode, 200);
   const dogs = await api.request({ url: '/v1/dogs', token: token.json().access_token });
@@ -25,7 +37,15 @@ test('signing up with JSON creates an account and a client whose secret gets a t
 
 test('passwords and secrets are stored only as hashes', async (t) => {
   const api = await build(t);
-  const body = (await api.request({ method: 'POST', url: '/portal/signup', form: SIGNUP, headers: { accept: 'application/json' }, token: null })).json();
+  const body = (
+    await api.request({
+      method: 'POST',
+      url: '/portal/signup',
+      form: SIGNUP,
+      headers: { accept: 'application/json' },
+      token: null,
+    })
+  ).json();
   const client = await api.storage.auth.findClient(body.client.clientId);
   assert.ok(client);
   assert.notEqual(client.secretHash, body.client.clientSecret);
@@ -34,7 +54,13 @@ test('passwords and secrets are stored only as hashes', async (t) => {
 
 test('sign-up errors are 400s in the API error shape', async (t) => {
   const api = await build(t);
-  await api.request({ method: 'POST', url: '/portal/signup', json: SIGNUP, headers: { accept: 'application/json' }, token: null });
+  await api.request({
+    method: 'POST',
+    url: '/portal/signup',
+    json: SIGNUP,
+    headers: { accept: 'application/json' },
+    token: null,
+  });
   const cases: Array<[Record<string, unknown>, number]> = [
     [{ ...SIGNUP, email: 'DEV@example.com' }, 5005],
     [{ ...SIGNUP, email: 'other@example.com', password: 'short' }, 5006],
@@ -43,7 +69,13 @@ test('sign-up errors are 400s in the API error shape', async (t) => {
     [{ ...SIGNUP, email: 'y@example.com', admin: true }, 3003],
   ];
   for (const [body, code] of cases) {
-    const response = await api.request({ method: 'POST', url: '/portal/signup', json: body, headers: { accept: 'application/json' }, token: null });
+    const response = await api.request({
+      method: 'POST',
+      url: '/portal/signup',
+      json: body,
+      headers: { accept: 'application/json' },
+      token: null,
+    });
     assert.equal(response.statusCode, 400, JSON.stringify(body));
     assert.equal(response.json().code, code);
     assert.match(response.json().more_info, new RegExp(`/portal/errors/${code}$`));
@@ -55,11 +87,23 @@ test('a browser gets the form, and a page that shows the secret once', async (t)
   const form = await api.request({ url: '/portal/signup/', headers: { accept: 'text/html' }, token: null });
   assert.equal(form.statusCode, 200);
   assert.match(form.body, /<form method="post">/);
-  const page = await api.request({ method: 'POST', url: '/portal/signup', form: SIGNUP, headers: { accept: 'text/html' }, token: null });
+  const page = await api.request({
+    method: 'POST',
+    url: '/portal/signup',
+    form: SIGNUP,
+    headers: { accept: 'text/html' },
+    token: null,
+  });
   assert.equal(page.statusCode, 200);
   assert.match(String(page.headers['content-type']), /^text\/html/);
   assert.match(page.body, /only time the secret is shown/);
-  const again = await api.request({ method: 'POST', url: '/portal/signup', form: SIGNUP, headers: { accept: 'text/html' }, token: null });
+  const again = await api.request({
+    method: 'POST',
+    url: '/portal/signup',
+    form: SIGNUP,
+    headers: { accept: 'text/html' },
+    token: null,
+  });
   assert.equal(again.statusCode, 400);
   assert.match(again.body, /exists already/);
 });
@@ -68,7 +112,13 @@ test('sign-ups are limited per address by the open limit', async (t) => {
   const api = await build(t, { RATE_LIMIT_OPEN_PER_MINUTE: '2' });
   const statuses = [];
   for (let i = 0; i < 3; i += 1) {
-    const response = await api.request({ method: 'POST', url: '/portal/signup', json: { ...SIGNUP, email: `n${i}@example.com` }, headers: { accept: 'application/json' }, token: null });
+    const response = await api.request({
+      method: 'POST',
+      url: '/portal/signup',
+      json: { ...SIGNUP, email: `n${i}@example.com` },
+      headers: { accept: 'application/json' },
+      token: null,
+    });
     statuses.push(response.statusCode);
     if (response.statusCode === 403) {
       assert.equal(response.json().code, 5003);

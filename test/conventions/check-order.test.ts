@@ -3,17 +3,28 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, createDog } from '../helper.js';
 
-test('a POST with a malformed JSON body and no token is a 401, not the body\'s 400', async (t) => {
+test("a POST with a malformed JSON body and no token is a 401, not the body's 400", async (t) => {
   const api = await build(t);
-  const response = await api.request({ method: 'POST', url: '/v2/dogs', token: null, headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+  const response = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    token: null,
+    headers: { 'content-type': 'application/json' },
+    body: '{"name": ',
+  });
   assert.equal(response.statusCode, 401);
   assert.equal(response.json().code, 5000);
   assert.match(String(response.headers['www-authenticate']), /^Bearer/);
 });
 
-test('a POST with a malformed JSON body and a token is the body\'s 400 (3000) and creates nothing', async (t) => {
+test("a POST with a malformed JSON body and a token is the body's 400 (3000) and creates nothing", async (t) => {
   const api = await build(t);
-  const response = await api.request({ method: 'POST', url: '/v2/dogs', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+  const response = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    headers: { 'content-type': 'application/json' },
+    body: '{"name": ',
+  });
   assert.equal(response.statusCode, 400);
   assert.equal(response.json().code, 3000);
   assert.match(response.json().message, /does not parse/);
@@ -22,11 +33,17 @@ test('a POST with a malformed JSON body and a token is the body\'s 400 (3000) an
 
 test('a POST whose body is of an unsupported type and no token is a 401', async (t) => {
   const api = await build(t);
-  const response = await api.request({ method: 'POST', url: '/v2/dogs', token: null, headers: { 'content-type': 'text/plain' }, body: 'name=Rex' });
+  const response = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    token: null,
+    headers: { 'content-type': 'text/plain' },
+    body: 'name=Rex',
+  });
   assert.equal(response.statusCode, 401);
 });
 
-test('a nested list of an absent parent with an invalid parameter is the parameter\'s 400, not the 404', async (t) => {
+test("a nested list of an absent parent with an invalid parameter is the parameter's 400, not the 404", async (t) => {
   const api = await build(t);
   const cases: Array<[string, number]> = [
     ['/v1/owners/absent/dogs?limit=101', 2001],
@@ -47,10 +64,14 @@ test('a nested list of an absent parent with an invalid parameter is the paramet
   assert.equal(absent.json().code, 4000);
 });
 
-test('a PUT to an absent or malformed id with an invalid body is the body\'s 400, not the 404', async (t) => {
+test("a PUT to an absent or malformed id with an invalid body is the body's 400, not the 404", async (t) => {
   const api = await build(t);
   for (const id of ['absent', 'bad~id']) {
-    const response = await api.request({ method: 'PUT', url: `/v2/dogs/${encodeURIComponent(id)}`, json: { colour: 'brown' } });
+    const response = await api.request({
+      method: 'PUT',
+      url: `/v2/dogs/${encodeURIComponent(id)}`,
+      json: { colour: 'brown' },
+    });
     assert.equal(response.statusCode, 400, id);
     assert.equal(response.json().code, 3003, id);
   }
@@ -58,7 +79,7 @@ test('a PUT to an absent or malformed id with an invalid body is the body\'s 400
   assert.equal(valid.statusCode, 404);
 });
 
-test('a POST to the dogs of an absent owner with an invalid body is the body\'s 400, not the 404', async (t) => {
+test("a POST to the dogs of an absent owner with an invalid body is the body's 400, not the 404", async (t) => {
   const api = await build(t);
   const invalid = await api.request({ method: 'POST', url: '/v2/owners/absent/dogs', json: { furColor: 'brown' } });
   assert.equal(invalid.statusCode, 400);

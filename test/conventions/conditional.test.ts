@@ -35,7 +35,10 @@ test('If-None-Match with the current tag gives 304 without a body; a stale tag g
   assert.equal(stale.statusCode, 200);
   assert.deepEqual(stale.json(), first.json());
   const list = await api.request({ url: '/v1/dogs' });
-  assert.equal((await api.request({ url: '/v1/dogs', headers: { 'if-none-match': String(list.headers.etag) } })).statusCode, 304);
+  assert.equal(
+    (await api.request({ url: '/v1/dogs', headers: { 'if-none-match': String(list.headers.etag) } })).statusCode,
+    304,
+  );
 });
 
 test('with suppressed codes a matching If-None-Match gives 200 with the full body', async (t) => {
@@ -52,7 +55,12 @@ test('If-Match with the current tag lets a PUT or DELETE through', async (t) => 
   const api = await build(t);
   const dog = await createDog(api, { name: 'Rex' });
   const etag = String((await api.request({ url: `/v1/dogs/${dog.id}` })).headers.etag);
-  const put = await api.request({ method: 'PUT', url: `/v1/dogs/${dog.id}`, form: { name: 'Max' }, headers: { 'if-match': etag } });
+  const put = await api.request({
+    method: 'PUT',
+    url: `/v1/dogs/${dog.id}`,
+    form: { name: 'Max' },
+    headers: { 'if-match': etag },
+  });
   assert.equal(put.statusCode, 200);
   const xmlTag = String((await api.request({ url: `/v1/dogs/${dog.id}.xml` })).headers.etag);
   const del = await api.request({ method: 'DELETE', url: `/v1/dogs/${dog.id}.xml`, headers: { 'if-match': xmlTag } });
@@ -68,7 +76,12 @@ test('If-Match with a stale, weak or fields-only tag is a 400 and changes nothin
   const current = (await api.request({ url: `/v1/dogs/${dog.id}` })).json();
   const currentTag = String((await api.request({ url: `/v1/dogs/${dog.id}` })).headers.etag);
   for (const tag of [etag, `W/${currentTag}`, fieldsTag]) {
-    const put = await api.request({ method: 'PUT', url: `/v1/dogs/${dog.id}`, form: { name: 'Max' }, headers: { 'if-match': tag } });
+    const put = await api.request({
+      method: 'PUT',
+      url: `/v1/dogs/${dog.id}`,
+      form: { name: 'Max' },
+      headers: { 'if-match': tag },
+    });
     assert.equal(put.statusCode, 400, tag);
     assert.equal(put.json().code, 4001);
     const del = await api.request({ method: 'DELETE', url: `/v1/dogs/${dog.id}`, headers: { 'if-match': tag } });

@@ -17,15 +17,22 @@ function answering(claimed: IdempotencyKey): IdempotentWrite {
 
 /** Makes the key's record look `ms` older, as if claimed that long ago. */
 async function age(storage: Storage, scope: TenantScope, claimed: IdempotencyKey, ms: number): Promise<void> {
-  await rawRun(storage, 'UPDATE idempotency_keys SET created_at = created_at - ? WHERE tenant_id = ? AND key = ?', [ms, scope.tenantId, claimed.key]);
+  await rawRun(storage, 'UPDATE idempotency_keys SET created_at = created_at - ? WHERE tenant_id = ? AND key = ?', [
+    ms,
+    scope.tenantId,
+    claimed.key,
+  ]);
 }
 
-test('a create with a claimed key commits the key\'s answer, made from its item, in the same transaction', async (t) => {
+test("a create with a claimed key commits the key's answer, made from its item, in the same transaction", async (t) => {
   const { storage, credentials } = await build(t);
   const scope: TenantScope = { kind: 'tenant', tenantId: credentials.tenantId };
   assert.deepEqual(await storage.claimIdempotencyKey(scope, key), { state: 'claimed' });
   const item = await storage.create(dogs, scope, { name: 'Rex' }, answering(key));
-  assert.deepEqual(await storage.claimIdempotencyKey(scope, key), { state: 'replay', answer: JSON.stringify({ status: 201, document: { dog: item } }) });
+  assert.deepEqual(await storage.claimIdempotencyKey(scope, key), {
+    state: 'replay',
+    answer: JSON.stringify({ status: 201, document: { dog: item } }),
+  });
   assert.equal(await storage.get(dogs, scope, item.id!).then((stored) => stored?.name), 'Rex');
 
   // With references to check and links to write (PostgreSQL: a transaction, not the single statement).
@@ -33,7 +40,10 @@ test('a create with a claimed key commits the key\'s answer, made from its item,
   await storage.claimIdempotencyKey(scope, linked);
   const food = await storage.create(foods, scope, { name: 'Chow' });
   const dog = await storage.create(dogs, scope, { name: 'Max', ownerId: null, foodIds: [food.id!] }, answering(linked));
-  assert.deepEqual(await storage.claimIdempotencyKey(scope, linked), { state: 'replay', answer: JSON.stringify({ status: 201, document: { dog } }) });
+  assert.deepEqual(await storage.claimIdempotencyKey(scope, linked), {
+    state: 'replay',
+    answer: JSON.stringify({ status: 201, document: { dog } }),
+  });
   assert.equal(await rowsHolding(storage, 'dog_foods', 'dog_id', dog.id!), 1);
 });
 
@@ -42,7 +52,11 @@ test('a create that fails commits neither the item nor the answer; the released 
   const scope: TenantScope = { kind: 'tenant', tenantId: credentials.tenantId };
   await storage.claimIdempotencyKey(scope, key);
   await assert.rejects(storage.create(dogs, scope, { name: 'Rex', ownerId: 'ghost' }, answering(key)), { code: 3009 });
-  assert.deepEqual(await storage.claimIdempotencyKey(scope, key), { state: 'pending' }, 'still claimed, with no answer');
+  assert.deepEqual(
+    await storage.claimIdempotencyKey(scope, key),
+    { state: 'pending' },
+    'still claimed, with no answer',
+  );
   assert.equal(await rowsHolding(storage, 'dogs', 'name', 'Rex'), 0);
   await storage.releaseIdempotencyKey(scope, key);
   assert.deepEqual(await storage.claimIdempotencyKey(scope, key), { state: 'claimed' });
@@ -55,11 +69,23 @@ test('one rule on both backends: a claim abandoned for a minute is taken over by
   await age(storage, scope, key, IDEMPOTENCY_ABANDONED_MS - 5_000);
   assert.deepEqual(await storage.claimIdempotencyKey(scope, key), { state: 'pending' }, 'not yet abandoned');
   await age(storage, scope, key, 10_000);
-  assert.deepEqual(await storage.claimIdempotencyKey(scope, { ...key, fingerprint: 'body-2' }), { state: 'mismatch' }, 'another request never takes it over');
-  assert.deepEqual(await storage.claimIdempotencyKey(scope, key), { state: 'claimed' }, 'abandoned: the same request takes it over');
+  assert.deepEqual(
+    await storage.claimIdempotencyKey(scope, { ...key, fingerprint: 'body-2' }),
+    { state: 'mismatch' },
+    'another request never takes it over',
+  );
+  assert.deepEqual(
+    await storage.claimIdempotencyKey(scope, key),
+    { state: 'claimed' },
+    'abandoned: the same request takes it over',
+  );
   await storage.completeIdempotencyKey(scope, key, '{"status":201}');
   await age(storage, scope, key, IDEMPOTENCY_TTL_MS + 1_000);
-  assert.deepEqual(await storage.claimIdempotencyKey(scope, { ...key, fingerprint: 'body-2' }), { state: 'claimed' }, 'expired, even before a sweep deletes it');
+  assert.deepEqual(
+    await storage.claimIdempotencyKey(scope, { ...key, fingerprint: 'body-2' }),
+    { state: 'claimed' },
+    'expired, even before a sweep deletes it',
+  );
 });
 
 test('expired records are swept on a claim, at most once a minute per process', async (t) => {
@@ -69,15 +95,27 @@ test('expired records are swept on a claim, at most once a minute per process', 
   await storage.claimIdempotencyKey(scope, old);
   await age(storage, scope, old, IDEMPOTENCY_TTL_MS + 1_000);
   await storage.claimIdempotencyKey(scope, { ...key, key: 'new-1' });
-  assert.equal(await rowsHolding(storage, 'idempotency_keys', 'key', 'old'), 1, 'this process swept on its first claim, before the record expired');
+  assert.equal(
+    await rowsHolding(storage, 'idempotency_keys', 'key', 'old'),
+    1,
+    'this process swept on its first claim, before the record expired',
+  );
   (storage as unknown as { idempotency: { sweeps: NowAndThen } }).idempotency.sweeps.reset();
   await storage.claimIdempotencyKey(scope, { ...key, key: 'new-2' });
-  assert.equal(await rowsHolding(storage, 'idempotency_keys', 'key', 'old'), 0, 'a minute later, the next claim sweeps');
+  assert.equal(
+    await rowsHolding(storage, 'idempotency_keys', 'key', 'old'),
+    0,
+    'a minute later, the next claim sweeps',
+  );
 });
 
 test('each shared statement uses $1…$n once and in order, so SQLite binds the same parameters to `?`', () => {
   for (const [name, sql] of Object.entries(IDEMPOTENCY_SQL)) {
     const marks = [...sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
-    assert.deepEqual(marks, marks.map((_, index) => index + 1), name);
+    assert.deepEqual(
+      marks,
+      marks.map((_, index) => index + 1),
+      name,
+    );
   }
 });

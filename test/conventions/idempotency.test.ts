@@ -11,7 +11,12 @@ test('a retry with the same key and body replays the first answer and creates no
   const headers = { 'idempotency-key': 'key-1' };
   const first = await api.request({ method: 'POST', url: '/v2/dogs', form: { name: 'Rex' }, headers });
   assert.equal(first.statusCode, 201);
-  const retry = await api.request({ method: 'POST', url: '/v2/dogs', json: { name: 'Rex' }, headers: { ...headers, accept: 'application/xml' } });
+  const retry = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    json: { name: 'Rex' },
+    headers: { ...headers, accept: 'application/xml' },
+  });
   assert.equal(retry.statusCode, 201);
   assert.equal(retry.headers.location, first.headers.location);
   assert.equal(retry.headers['idempotent-replayed'], 'true');
@@ -42,7 +47,9 @@ test('a failed request does not use up its key', async (t) => {
 test('of two concurrent requests with one key exactly one creates; the other replays or gets a retryable 400', async (t) => {
   const api = await build(t);
   const headers = { 'idempotency-key': 'key-4' };
-  const answers = await Promise.all([1, 2, 3].map(() => api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'Rex' }, headers })));
+  const answers = await Promise.all(
+    [1, 2, 3].map(() => api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'Rex' }, headers })),
+  );
   assert.equal(await count(api), 1);
   const created = answers.filter((answer) => answer.statusCode === 200);
   assert.ok(created.length >= 1);
@@ -65,7 +72,12 @@ test('keys are per path: the same key on another path is a misuse', async (t) =>
 
 test('an unusable key is a 400', async (t) => {
   const api = await build(t);
-  const response = await api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'Rex' }, headers: { 'idempotency-key': 'x'.repeat(256) } });
+  const response = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    form: { name: 'Rex' },
+    headers: { 'idempotency-key': 'x'.repeat(256) },
+  });
   assert.equal(response.statusCode, 400);
   assert.equal(response.json().code, 2008);
   assert.equal(await count(api), 0);

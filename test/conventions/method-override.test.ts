@@ -38,11 +38,20 @@ test('an overridden GET checks its query fields by the body rules', async (t) =>
 test('POST with X-HTTP-Method-Override or a method field acts as that method', async (t) => {
   const api = await build(t);
   const dog = await createDog(api, { name: 'Rex' });
-  const put = await api.request({ method: 'POST', url: `/v1/dogs/${dog.id}`, headers: { 'x-http-method-override': 'PUT' }, form: { name: 'Max' } });
+  const put = await api.request({
+    method: 'POST',
+    url: `/v1/dogs/${dog.id}`,
+    headers: { 'x-http-method-override': 'PUT' },
+    form: { name: 'Max' },
+  });
   assert.equal(put.statusCode, 200);
   assert.equal(put.json().dog.name, 'Max');
   assert.equal(put.headers['cache-control'], undefined);
-  const viaBody = await api.request({ method: 'POST', url: `/v1/dogs/${dog.id}`, form: { method: 'put', location: 'Oslo' } });
+  const viaBody = await api.request({
+    method: 'POST',
+    url: `/v1/dogs/${dog.id}`,
+    form: { method: 'put', location: 'Oslo' },
+  });
   assert.equal(viaBody.json().dog.location, 'Oslo');
   const del = await api.request({ method: 'POST', url: `/v1/dogs/${dog.id}?method=delete` });
   assert.equal(del.statusCode, 200);
@@ -79,7 +88,11 @@ test('an override to a method the path does not offer is a 400 with Allow', asyn
 test('an overridden GET sent as a prefetch is refused and changes nothing', async (t) => {
   const api = await build(t);
   const dog = await createDog(api, { name: 'Rex' });
-  for (const headers of [{ 'sec-purpose': 'prefetch' }, { purpose: 'prefetch' }, { 'sec-purpose': 'prefetch;prerender' }] as Array<Record<string, string>>) {
+  for (const headers of [
+    { 'sec-purpose': 'prefetch' },
+    { purpose: 'prefetch' },
+    { 'sec-purpose': 'prefetch;prerender' },
+  ] as Array<Record<string, string>>) {
     const response = await api.request({ url: `/v1/dogs/${dog.id}?method=delete`, headers });
     assert.equal(response.statusCode, 400);
     assert.equal(response.json().code, 1006);
@@ -108,7 +121,12 @@ test('method on a PUT or DELETE is refused with 1005 and changes nothing, whatev
     assert.equal(put.statusCode, 400, `PUT ?method=${value}`);
     assert.equal(put.json().code, 1005);
   }
-  const header = await api.request({ method: 'PUT', url: `/v2/dogs/${dog.id}`, headers: { 'x-http-method-override': 'DELETE' }, json: { name: 'Max' } });
+  const header = await api.request({
+    method: 'PUT',
+    url: `/v2/dogs/${dog.id}`,
+    headers: { 'x-http-method-override': 'DELETE' },
+    json: { name: 'Max' },
+  });
   assert.equal(header.statusCode, 400);
   assert.equal(header.json().code, 1005);
   const kept = await api.request({ url: `/v2/dogs/${dog.id}` });

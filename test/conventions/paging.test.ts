@@ -31,7 +31,9 @@ test('the first page links first and next, built from the public base URL', asyn
 test('a middle page links prev and next and keeps the other parameters; the last page has no next', async (t) => {
   const api = await build(t);
   await seed(api, 25);
-  const middle = links((await api.request({ url: '/v1/dogs.xml?color=brown&limit=5&offset=5&fields=name' })).headers.link);
+  const middle = links(
+    (await api.request({ url: '/v1/dogs.xml?color=brown&limit=5&offset=5&fields=name' })).headers.link,
+  );
   assert.equal(middle.prev, `${BASE}/v1/dogs.xml?color=brown&limit=5&offset=0&fields=name`);
   assert.equal(middle.next, `${BASE}/v1/dogs.xml?color=brown&limit=5&offset=10&fields=name`);
   const last = links((await api.request({ url: '/v1/dogs?color=brown&limit=5&offset=10' })).headers.link);

@@ -4,7 +4,13 @@ import { build, createDog, dogNames as names } from '../helper.js';
 
 test('sort orders case-insensitively, descending with a minus, ties in creation order', async (t) => {
   const api = await build(t);
-  for (const [name, furColor] of [['bella', 'b'], ['Rex', 'a'], ['alf', 'b'], ['Zoe', 'a'], ['max', 'b']]) {
+  for (const [name, furColor] of [
+    ['bella', 'b'],
+    ['Rex', 'a'],
+    ['alf', 'b'],
+    ['Zoe', 'a'],
+    ['max', 'b'],
+  ]) {
     await createDog(api, { name: name!, furColor: furColor! });
   }
   assert.deepEqual(await names(api, '/v1/dogs?sort=name'), ['alf', 'bella', 'max', 'Rex', 'Zoe']);
@@ -68,7 +74,10 @@ test('q combines with filters, and /dogs/count honours it', async (t) => {
   await createDog(api, { name: 'Fido', furColor: 'brown' });
   assert.deepEqual((await api.request({ url: '/v1/dogs/count?q=rex' })).json(), { count: 2 });
   assert.deepEqual((await api.request({ url: '/v1/dogs/count?q=rex&color=brown' })).json(), { count: 1 });
-  assert.deepEqual((await api.request({ url: '/v1/dogs/count.xml?q=rex&state=lost' })).body.endsWith('<count>1</count>'), true);
+  assert.deepEqual(
+    (await api.request({ url: '/v1/dogs/count.xml?q=rex&state=lost' })).body.endsWith('<count>1</count>'),
+    true,
+  );
   const empty = await api.request({ url: '/v1/dogs?q=' });
   assert.equal(empty.statusCode, 400);
   assert.equal(empty.json().code, 2007);

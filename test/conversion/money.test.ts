@@ -44,14 +44,17 @@ const REFUSED: ReadonlyArray<[string, RegExp]> = [
 
 test('an amount that is negative, malformed or has too many digits is refused with what is accepted', () => {
   for (const [raw, why] of REFUSED) {
-    assert.throws(() => parseAmount(raw), (error: unknown) => {
-      assert.ok(error instanceof ApiError, raw);
-      assert.equal(error.code, 6001, raw);
-      assert.equal(error.status, 400, raw);
-      assert.match(error.message, why, raw);
-      assert.match(error.message, /at most 15 digits before the point and 6 after it/, raw);
-      return true;
-    });
+    assert.throws(
+      () => parseAmount(raw),
+      (error: unknown) => {
+        assert.ok(error instanceof ApiError, raw);
+        assert.equal(error.code, 6001, raw);
+        assert.equal(error.status, 400, raw);
+        assert.match(error.message, why, raw);
+        assert.match(error.message, /at most 15 digits before the point and 6 after it/, raw);
+        return true;
+      },
+    );
   }
 });
 
@@ -84,6 +87,10 @@ const DIVISIONS: ReadonlyArray<[string, string, number, string]> = [
 
 test('a division is rounded once, half-even, exactly at the given places', () => {
   for (const [numerator, denominator, places, expected] of DIVISIONS) {
-    assert.equal(canonical(divideRounded(m(numerator), m(denominator), places)), expected, `${numerator} / ${denominator} at ${places}`);
+    assert.equal(
+      canonical(divideRounded(m(numerator), m(denominator), places)),
+      expected,
+      `${numerator} / ${denominator} at ${places}`,
+    );
   }
 });

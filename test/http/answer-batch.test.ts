@@ -9,7 +9,9 @@ test('answers ready in one turn of the event loop wait for one end of turn, afte
   assert.equal(first, second, 'one shared end of turn');
   void first.then(() => order.push('answers'));
   // Work of the same turn: microtasks (what a request handler awaits) run before the answers leave.
-  void Promise.resolve().then(() => Promise.resolve()).then(() => order.push('handler'));
+  void Promise.resolve()
+    .then(() => Promise.resolve())
+    .then(() => order.push('handler'));
   await new Promise((resolve) => setImmediate(resolve));
   await first;
   assert.deepEqual(order, ['handler', 'answers']);
@@ -21,7 +23,9 @@ test('the next turn gets its own end of turn', async () => {
   const next = answersLeave();
   assert.notEqual(next, first);
   let left = false;
-  void next.then(() => { left = true; });
+  void next.then(() => {
+    left = true;
+  });
   await Promise.resolve();
   assert.equal(left, false, 'not before the end of that turn');
   await next;

@@ -8,7 +8,11 @@ async function dogCount(api: TestApp): Promise<number> {
 
 test('strings are trimmed, and blank optional fields are stored as null', async (t) => {
   const api = await build(t);
-  const response = await api.request({ method: 'POST', url: '/v1/dogs', form: { name: '  Rex  ', furColor: '   ', location: ' Oslo' } });
+  const response = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    form: { name: '  Rex  ', furColor: '   ', location: ' Oslo' },
+  });
   const { dog } = response.json();
   assert.equal(dog.name, 'Rex');
   assert.equal(dog.furColor, null);
@@ -17,7 +21,11 @@ test('strings are trimmed, and blank optional fields are stored as null', async 
 
 test('read-only fields in a body are ignored', async (t) => {
   const api = await build(t);
-  const response = await api.request({ method: 'POST', url: '/v1/dogs', json: { name: 'Rex', id: 'mine', createdAt: '2000-01-01T00:00:00Z', updatedAt: 'x' } });
+  const response = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    json: { name: 'Rex', id: 'mine', createdAt: '2000-01-01T00:00:00Z', updatedAt: 'x' },
+  });
   assert.equal(response.statusCode, 200);
   const { dog } = response.json();
   assert.notEqual(dog.id, 'mine');
@@ -32,7 +40,12 @@ const rejectedCreates: Array<[string, Record<string, unknown>, number, RegExp]> 
   ['an all-blank name', { name: '   ' }, 3004, /"name" is required/],
   ['a null name', { name: null }, 3004, /"name" is required/],
   ['a name of 101 characters', { name: 'x'.repeat(101) }, 3005, /101 characters long; the most is 100/],
-  ['an unknown field', { name: 'Rex', colour: 'brown' }, 3003, /"colour".*Fields you can write: name, furColor, state, location, ownerId, veterinarianId/],
+  [
+    'an unknown field',
+    { name: 'Rex', colour: 'brown' },
+    3003,
+    /"colour".*Fields you can write: name, furColor, state, location, ownerId, veterinarianId/,
+  ],
   ['a __proto__ field', JSON.parse('{"name":"Rex","__proto__":{"admin":true}}'), 3003, /"__proto__"/],
   ['a constructor field', { name: 'Rex', constructor: 'x' }, 3003, /"constructor"/],
   ['a state outside the list', { name: 'Rex', state: 'sleeping' }, 3008, /registered, adoptable, adopted, lost/],
@@ -64,7 +77,12 @@ test('a 100-character name is accepted, counted in characters not bytes', async 
 
 test('a form body with a repeated field is a 400', async (t) => {
   const api = await build(t);
-  const response = await api.request({ method: 'POST', url: '/v1/dogs', body: 'name=a&name=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const response = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    body: 'name=a&name=b',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assert.equal(response.statusCode, 400);
   assert.equal(response.json().code, 3006);
 });
@@ -72,7 +90,12 @@ test('a form body with a repeated field is a 400', async (t) => {
 test('an invalid PUT changes nothing', async (t) => {
   const api = await build(t);
   const dog = await createDog(api, { name: 'Rex', location: 'Oslo' });
-  for (const body of [{ name: null }, { state: 'x' }, { location: 'Bergen', bogus: '1' }, { location: 'y'.repeat(101) }]) {
+  for (const body of [
+    { name: null },
+    { state: 'x' },
+    { location: 'Bergen', bogus: '1' },
+    { location: 'y'.repeat(101) },
+  ]) {
     const response = await api.request({ method: 'PUT', url: `/v1/dogs/${dog.id}`, json: body });
     assert.equal(response.statusCode, 400, JSON.stringify(body));
   }
@@ -81,7 +104,12 @@ test('an invalid PUT changes nothing', async (t) => {
 
 test('control parameters in a body are not fields', async (t) => {
   const api = await build(t);
-  const response = await api.request({ method: 'POST', url: '/v1/dogs', token: null, form: { name: 'Rex', suppress_response_codes: 'false', access_token: api.credentials.token } });
+  const response = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    token: null,
+    form: { name: 'Rex', suppress_response_codes: 'false', access_token: api.credentials.token },
+  });
   assert.equal(response.statusCode, 200);
 });
 

@@ -19,7 +19,10 @@ test('EUR to USD answers exactly the example of the SPEC, in v1 and v2', async (
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type']), /^application\/json/);
     // rate[USD] ÷ rate[EUR] = 1.0163 ÷ 1; 100 × 1.0163 = 101.63 (exact, 2 decimals for USD).
-    assert.equal(response.body, `{"conversion":{"from":"EUR","to":"USD","amount":"100","rate":"1.0163","result":"101.63","rateDate":"2022-07-08","source":"${SOURCE}"}}`);
+    assert.equal(
+      response.body,
+      `{"conversion":{"from":"EUR","to":"USD","amount":"100","rate":"1.0163","result":"101.63","rateDate":"2022-07-08","source":"${SOURCE}"}}`,
+    );
   }
 });
 
@@ -28,7 +31,13 @@ test('USD to EUR divides by the USD rate and rounds the rate half-even to six pl
   // 1 ÷ 1.0163 = 0.98396142871… → 0.983961 (the 7th place is 4);
   // 100 ÷ 1.0163 = 98.3961428711… → 98.40 (the 3rd place is 6), written with both decimals.
   assert.deepEqual(await conversion(api, 'from=USD&to=EUR&amount=100'), {
-    from: 'USD', to: 'EUR', amount: '100', rate: '0.983961', result: '98.40', rateDate: '2022-07-08', source: SOURCE,
+    from: 'USD',
+    to: 'EUR',
+    amount: '100',
+    rate: '0.983961',
+    result: '98.40',
+    rateDate: '2022-07-08',
+    source: SOURCE,
   });
 });
 
@@ -107,7 +116,12 @@ test('codes are accepted in any case and echoed in upper case; amounts are echoe
   const api = await build(t);
   const echoed = await conversion(api, 'from=eur&to=uSd&amount=100.50');
   assert.deepEqual([echoed.from, echoed.to, echoed.amount, echoed.result], ['EUR', 'USD', '100.5', '102.14']); // 100.5 × 1.0163 = 102.13815
-  const amounts: ReadonlyArray<[string, string, string]> = [['100', '100', '101.63'], ['0.0', '0', '0.00'], ['0', '0', '0.00'], ['007.250', '7.25', '7.37']];
+  const amounts: ReadonlyArray<[string, string, string]> = [
+    ['100', '100', '101.63'],
+    ['0.0', '0', '0.00'],
+    ['0', '0', '0.00'],
+    ['007.250', '7.25', '7.37'],
+  ];
   for (const [amount, canonical, result] of amounts) {
     const answer = await conversion(api, `from=EUR&to=USD&amount=${amount}`);
     assert.deepEqual([answer.amount, answer.result], [canonical, result], amount);
@@ -116,27 +130,47 @@ test('codes are accepted in any case and echoed in upper case; amounts are echoe
 
 test('a conversion is XML with a .xml suffix or an Accept header', async (t) => {
   const api = await build(t);
-  const expected = '<?xml version="1.0" encoding="UTF-8"?><conversion><from>EUR</from><to>JPY</to><amount>100</amount><rate>138.05</rate>'
-    + `<result>13805</result><rateDate>2022-07-08</rateDate><source>${SOURCE}</source></conversion>`;
-  for (const [url, headers] of [['/v1/convert.xml?from=EUR&to=JPY&amount=100', {}], ['/v2/convert?from=EUR&to=JPY&amount=100', { accept: 'application/xml' }]] as const) {
+  const expected =
+    '<?xml version="1.0" encoding="UTF-8"?><conversion><from>EUR</from><to>JPY</to><amount>100</amount><rate>138.05</rate>' +
+    `<result>13805</result><rateDate>2022-07-08</rateDate><source>${SOURCE}</source></conversion>`;
+  for (const [url, headers] of [
+    ['/v1/convert.xml?from=EUR&to=JPY&amount=100', {}],
+    ['/v2/convert?from=EUR&to=JPY&amount=100', { accept: 'application/xml' }],
+  ] as const) {
     const response = await api.request({ url, headers });
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type']), /^application\/xml/);
     assert.equal(response.body, expected);
   }
-  const json = await api.request({ url: '/v2/convert.json?from=EUR&to=JPY&amount=100', headers: { accept: 'application/xml' } });
+  const json = await api.request({
+    url: '/v2/convert.json?from=EUR&to=JPY&amount=100',
+    headers: { accept: 'application/xml' },
+  });
   assert.match(String(json.headers['content-type']), /^application\/json/);
 });
 
-const CODES = 'AUD, BGN, BRL, CAD, CHF, CNY, CZK, DKK, EUR, GBP, HKD, HRK, HUF, IDR, ILS, INR, ISK, JPY, KRW, MXN, MYR, NOK, NZD, PHP, PLN, RON, SEK, SGD, THB, TRY, USD, ZAR';
+const CODES =
+  'AUD, BGN, BRL, CAD, CHF, CNY, CZK, DKK, EUR, GBP, HKD, HRK, HUF, IDR, ILS, INR, ISK, JPY, KRW, MXN, MYR, NOK, NZD, PHP, PLN, RON, SEK, SGD, THB, TRY, USD, ZAR';
 const AMOUNT_RULE = /a decimal number of 0 or more .* at most 15 digits before the point and 6 after it/;
 
 const BAD: ReadonlyArray<[string, number, RegExp]> = [
-  ['from=XYZ&to=USD&amount=1', 6000, /^from "XYZ" is not an ISO 4217 code\. Accepted codes \(in any case\): AUD, BGN, .*, ZAR\.$/],
-  ['from=EUR&to=aed&amount=1', 6000, /^to "aed" is an ISO 4217 code, but the European Central Bank euro reference rates of 2022-07-08 have no rate for it\. Accepted codes/],
+  [
+    'from=XYZ&to=USD&amount=1',
+    6000,
+    /^from "XYZ" is not an ISO 4217 code\. Accepted codes \(in any case\): AUD, BGN, .*, ZAR\.$/,
+  ],
+  [
+    'from=EUR&to=aed&amount=1',
+    6000,
+    /^to "aed" is an ISO 4217 code, but the European Central Bank euro reference rates of 2022-07-08 have no rate for it\. Accepted codes/,
+  ],
   ['from=EURO&to=USD&amount=1', 6000, /^from "EURO" is not a three-letter ISO 4217 code\. Accepted codes/],
   ['from=%E2%82%AC&to=USD&amount=1', 6000, /^from "€" is not a three-letter ISO 4217 code/],
-  ['to=USD&amount=1', 6002, /^from is missing or empty\. A conversion takes from and to \(ISO 4217 currency codes, such as EUR and USD\) and amount \(a decimal number of 0 or more\): \/convert\?from=EUR&to=USD&amount=100\.$/],
+  [
+    'to=USD&amount=1',
+    6002,
+    /^from is missing or empty\. A conversion takes from and to \(ISO 4217 currency codes, such as EUR and USD\) and amount \(a decimal number of 0 or more\): \/convert\?from=EUR&to=USD&amount=100\.$/,
+  ],
   ['from=EUR&to=USD', 6002, /^amount is missing or empty/],
   ['from=EUR&to=USD&amount=', 6002, /^amount is missing or empty/],
   ['', 6002, /^from, to and amount are missing or empty/],
@@ -147,7 +181,11 @@ const BAD: ReadonlyArray<[string, number, RegExp]> = [
   ['from=EUR&to=USD&amount=1,5', 6001, /"1,5" is not/],
   ['from=EUR&to=USD&amount=1234567890123456', 6001, /"1234567890123456" has 16 digits before the point/],
   ['from=EUR&to=USD&amount=1.1234567', 6001, /"1\.1234567" has 7 digits after the point/],
-  ['from=EUR&to=USD&amount=100&amt=5', 2000, /^The query parameter "amt" is not accepted here\. Accepted parameters: from, to, amount, suppress_response_codes, access_token\.$/],
+  [
+    'from=EUR&to=USD&amount=100&amt=5',
+    2000,
+    /^The query parameter "amt" is not accepted here\. Accepted parameters: from, to, amount, suppress_response_codes, access_token\.$/,
+  ],
   ['from=EUR&from=GBP&to=USD&amount=1', 2009, /"from" is given 2 times/],
 ];
 
@@ -169,7 +207,10 @@ test('errors of /convert are XML on request and 200 with response_code when supp
   const api = await build(t);
   const xml = await api.request({ url: '/v1/convert.xml?from=EUR&to=USD&amount=-1' });
   assert.equal(xml.statusCode, 400);
-  assert.match(xml.body, /^<\?xml version="1\.0" encoding="UTF-8"\?><error><message>amount must be .*<\/message><more_info>http:\/\/api\.test\/portal\/errors\/6001<\/more_info><code>6001<\/code><\/error>$/);
+  assert.match(
+    xml.body,
+    /^<\?xml version="1\.0" encoding="UTF-8"\?><error><message>amount must be .*<\/message><more_info>http:\/\/api\.test\/portal\/errors\/6001<\/more_info><code>6001<\/code><\/error>$/,
+  );
   const suppressed = await api.request({ url: '/v1/convert?from=EUR&to=XXX&amount=1&suppress_response_codes=true' });
   assert.equal(suppressed.statusCode, 200);
   assert.deepEqual(Object.keys(suppressed.json()), ['response_code', 'message', 'more_info', 'code']);
@@ -186,10 +227,16 @@ test('a conversion has an ETag, and If-None-Match answers 304 (or 200 with the b
   const again = await api.request({ url, headers: { 'if-none-match': etag } });
   assert.equal(again.statusCode, 304);
   assert.equal(again.body, '');
-  const other = await api.request({ url: '/v2/convert?from=EUR&to=USD&amount=101', headers: { 'if-none-match': etag } });
+  const other = await api.request({
+    url: '/v2/convert?from=EUR&to=USD&amount=101',
+    headers: { 'if-none-match': etag },
+  });
   assert.equal(other.statusCode, 200);
   assert.notEqual(other.headers.etag, etag);
-  const suppressed = await api.request({ url: `${url}&suppress_response_codes=true`, headers: { 'if-none-match': etag } });
+  const suppressed = await api.request({
+    url: `${url}&suppress_response_codes=true`,
+    headers: { 'if-none-match': etag },
+  });
   assert.equal(suppressed.statusCode, 200);
   assert.equal(suppressed.json().conversion.result, '101.63');
   const head = await api.request({ method: 'HEAD', url });
@@ -199,7 +246,12 @@ test('a conversion has an ETag, and If-None-Match answers 304 (or 200 with the b
 
 test('only GET and HEAD are offered: other methods and overrides are a 400 with Allow', async (t) => {
   const api = await build(t);
-  for (const [method, url] of [['POST', '/v2/convert'], ['PUT', '/v1/convert'], ['DELETE', '/v2/convert'], ['GET', '/v2/convert?method=post&from=EUR&to=USD&amount=1']] as const) {
+  for (const [method, url] of [
+    ['POST', '/v2/convert'],
+    ['PUT', '/v1/convert'],
+    ['DELETE', '/v2/convert'],
+    ['GET', '/v2/convert?method=post&from=EUR&to=USD&amount=1'],
+  ] as const) {
     const response = await api.request({ method, url });
     assert.equal(response.statusCode, 400, `${method} ${url}`);
     assert.equal(response.headers.allow, 'GET, HEAD', `${method} ${url}`);
@@ -211,7 +263,15 @@ test('RATES_FILE replaces the bundled rates: its date, its currencies and their 
   const api = await build(t, { RATES_FILE: tempFile(t, 'rates.xml', TEST_RATES) });
   // KWD has 3 minor units: 0.2 × 0.3125 = 0.0625 → tie, 2 is even → 0.062; 0.6 × 0.3125 = 0.1875 → tie, 7 is odd → 0.188.
   const kwd = await conversion(api, 'from=EUR&to=KWD&amount=0.2');
-  assert.deepEqual(kwd, { from: 'EUR', to: 'KWD', amount: '0.2', rate: '0.3125', result: '0.062', rateDate: '2024-01-02', source: SOURCE });
+  assert.deepEqual(kwd, {
+    from: 'EUR',
+    to: 'KWD',
+    amount: '0.2',
+    rate: '0.3125',
+    result: '0.062',
+    rateDate: '2024-01-02',
+    source: SOURCE,
+  });
   assert.equal((await conversion(api, 'from=EUR&to=KWD&amount=0.6')).result, '0.188');
   // KWD → USD: 1.25 ÷ 0.3125 = 4 exactly → "4"; 100 × 4 = 400.00.
   const usd = await conversion(api, 'from=KWD&to=USD&amount=100');
@@ -221,16 +281,27 @@ test('RATES_FILE replaces the bundled rates: its date, its currencies and their 
   assert.equal((await conversion(api, 'from=EUR&to=SEK&amount=1')).rate, '1.000002');
   // The bundled currencies are gone, and the message lists the file's.
   const gbp = await api.request({ url: '/v2/convert?from=EUR&to=GBP&amount=1' });
-  assert.equal(gbp.json().message, 'to "GBP" is an ISO 4217 code, but the European Central Bank euro reference rates of 2024-01-02 have no rate for it. Accepted codes (in any case): CHF, EUR, JPY, KWD, SEK, USD.');
+  assert.equal(
+    gbp.json().message,
+    'to "GBP" is an ISO 4217 code, but the European Central Bank euro reference rates of 2024-01-02 have no rate for it. Accepted codes (in any case): CHF, EUR, JPY, KWD, SEK, USD.',
+  );
 });
 
 test('RATES_URL is fetched once at start and then serves every conversion', async (t) => {
-  const server = await rateServer(t, (response) => response.writeHead(200, { 'content-type': 'text/xml' }).end(TEST_RATES));
+  const server = await rateServer(t, (response) =>
+    response.writeHead(200, { 'content-type': 'text/xml' }).end(TEST_RATES),
+  );
   const api = await build(t, { RATES_URL: server.url });
   assert.equal(server.hits(), 1);
   // 100 × 150 ÷ 1.25 = 12000 (USD → JPY through EUR).
   assert.deepEqual(await conversion(api, 'from=USD&to=JPY&amount=100'), {
-    from: 'USD', to: 'JPY', amount: '100', rate: '120', result: '12000', rateDate: '2024-01-02', source: SOURCE,
+    from: 'USD',
+    to: 'JPY',
+    amount: '100',
+    rate: '120',
+    result: '12000',
+    rateDate: '2024-01-02',
+    source: SOURCE,
   });
   await conversion(api, 'from=EUR&to=USD&amount=1');
   assert.equal(server.hits(), 1);
@@ -238,7 +309,10 @@ test('RATES_URL is fetched once at start and then serves every conversion', asyn
 
 test('a RATES_URL that does not answer ECB rates stops the start with a clear message', async (t) => {
   const server = await rateServer(t, (response) => response.writeHead(503).end());
-  await assert.rejects(build(t, { RATES_URL: server.url }), { name: 'RatesError', message: `RATES_URL ${server.url} answered HTTP 503; it must answer 200 with ECB euro reference rates XML.` });
+  await assert.rejects(build(t, { RATES_URL: server.url }), {
+    name: 'RatesError',
+    message: `RATES_URL ${server.url} answered HTTP 503; it must answer 200 with ECB euro reference rates XML.`,
+  });
 });
 
 test('a RATES_FILE that does not parse as ECB rates stops the start with a clear message', async (t) => {

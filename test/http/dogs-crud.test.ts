@@ -13,7 +13,17 @@ test('POST with a form body creates a dog and answers 200 with the dog envelope 
   assert.match(String(response.headers['content-type']), /^application\/json; charset=utf-8/);
   const { dog } = response.json();
   assert.match(dog.id, ID);
-  assert.deepEqual(Object.keys(dog), ['id', 'name', 'furColor', 'state', 'location', 'ownerId', 'veterinarianId', 'createdAt', 'updatedAt']);
+  assert.deepEqual(Object.keys(dog), [
+    'id',
+    'name',
+    'furColor',
+    'state',
+    'location',
+    'ownerId',
+    'veterinarianId',
+    'createdAt',
+    'updatedAt',
+  ]);
   assert.equal(dog.name, 'Rex');
   assert.equal(dog.furColor, 'brown');
   assert.equal(dog.state, 'registered');
@@ -80,7 +90,11 @@ test('PUT changes only the fields given and keeps the others', async (t) => {
   assert.equal(updated.location, 'Oslo');
   assert.equal(updated.createdAt, dog.createdAt);
   assert.ok(updated.updatedAt >= dog.updatedAt!);
-  const cleared = await api.request({ method: 'PUT', url: `/v1/dogs/${dog.id}`, json: { location: null, furColor: '  ' } });
+  const cleared = await api.request({
+    method: 'PUT',
+    url: `/v1/dogs/${dog.id}`,
+    json: { location: null, furColor: '  ' },
+  });
   assert.equal(cleared.json().dog.location, null);
   assert.equal(cleared.json().dog.furColor, null);
   assert.equal(cleared.json().dog.name, 'Max');
@@ -172,6 +186,10 @@ test('a page of the collection carries each dog byte for byte as GET one does, w
     assert.equal(list.body, `{"dogs":[${ones.map((one) => one.body).join(',')}]}`, `JSON ${query}`);
     const xmlOnes = await Promise.all(ids.map((id) => api.request({ url: `/v1/dogs/${id}.xml${query}` })));
     const xmlList = await api.request({ url: `/v1/dogs.xml${query}` });
-    assert.equal(xmlList.body, `${DECLARATION}<dogs>${xmlOnes.map((one) => one.body.slice(DECLARATION.length)).join('')}</dogs>`, `XML ${query}`);
+    assert.equal(
+      xmlList.body,
+      `${DECLARATION}<dogs>${xmlOnes.map((one) => one.body.slice(DECLARATION.length)).join('')}</dogs>`,
+      `XML ${query}`,
+    );
   }
 });

@@ -24,10 +24,12 @@ function sendRaw(port: number, bytes: string | Buffer): Promise<RawAnswer> {
       const text = Buffer.concat(chunks).toString('utf8');
       const split = text.indexOf('\r\n\r\n');
       const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => {
-        const colon = line.indexOf(':');
-        return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
-      }));
+      const headers = Object.fromEntries(
+        lines.map((line) => {
+          const colon = line.indexOf(':');
+          return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+        }),
+      );
       resolve({ statusLine, headers, body: text.slice(split + 4) });
     });
     socket.write(bytes);
@@ -36,14 +38,36 @@ function sendRaw(port: number, bytes: string | Buffer): Promise<RawAnswer> {
 
 const HOST = 'Host: api.test\r\n';
 const cases: Array<{ name: string; request: string | Buffer; code: number; requestId?: string }> = [
-  { name: '40 KB of headers', request: `GET /v2/dogs HTTP/1.1\r\n${HOST}X-Padding: ${'a'.repeat(40 * 1024)}\r\n\r\n`, code: 1009 },
-  { name: 'a huge fields selection in the URL', request: `GET /v2/dogs?fields=${'name,'.repeat(4000)}name HTTP/1.1\r\n${HOST}\r\n`, code: 1009 },
-  { name: 'an Expect other than 100-continue', request: `GET /v2/dogs HTTP/1.1\r\n${HOST}Expect: foo\r\nX-Request-Id: expect-1\r\n\r\n`, code: 1010, requestId: 'expect-1' },
-  { name: 'no Host in HTTP/1.1', request: 'GET /v2/dogs HTTP/1.1\r\nX-Request-Id: no-host-1\r\n\r\n', code: 1011, requestId: 'no-host-1' },
+  {
+    name: '40 KB of headers',
+    request: `GET /v2/dogs HTTP/1.1\r\n${HOST}X-Padding: ${'a'.repeat(40 * 1024)}\r\n\r\n`,
+    code: 1009,
+  },
+  {
+    name: 'a huge fields selection in the URL',
+    request: `GET /v2/dogs?fields=${'name,'.repeat(4000)}name HTTP/1.1\r\n${HOST}\r\n`,
+    code: 1009,
+  },
+  {
+    name: 'an Expect other than 100-continue',
+    request: `GET /v2/dogs HTTP/1.1\r\n${HOST}Expect: foo\r\nX-Request-Id: expect-1\r\n\r\n`,
+    code: 1010,
+    requestId: 'expect-1',
+  },
+  {
+    name: 'no Host in HTTP/1.1',
+    request: 'GET /v2/dogs HTTP/1.1\r\nX-Request-Id: no-host-1\r\n\r\n',
+    code: 1011,
+    requestId: 'no-host-1',
+  },
   { name: 'a method token that is no method', request: `G@T /v2/dogs HTTP/1.1\r\n${HOST}\r\n`, code: 1012 },
   {
     name: 'raw UTF-8 bytes in the path',
-    request: Buffer.concat([Buffer.from('GET /v2/dogs/'), Buffer.from('café', 'utf8'), Buffer.from(` HTTP/1.1\r\n${HOST}\r\n`)]),
+    request: Buffer.concat([
+      Buffer.from('GET /v2/dogs/'),
+      Buffer.from('café', 'utf8'),
+      Buffer.from(` HTTP/1.1\r\n${HOST}\r\n`),
+    ]),
     code: 1013,
   },
   {
@@ -59,7 +83,7 @@ const cases: Array<{ name: string; request: string | Buffer; code: number; reque
   { name: 'a header line without a name', request: `GET /v2/dogs HTTP/1.1\r\n${HOST}: nameless\r\n\r\n`, code: 1008 },
 ];
 
-test('Node\'s protocol errors answer 400 in the catalogue\'s shape, with X-Request-Id, and close the connection', async (t) => {
+test("Node's protocol errors answer 400 in the catalogue's shape, with X-Request-Id, and close the connection", async (t) => {
   const api = await build(t);
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = api.app.server.address() as net.AddressInfo;
@@ -68,7 +92,11 @@ test('Node\'s protocol errors answer 400 in the catalogue\'s shape, with X-Reque
     assert.equal(answer.statusLine, 'HTTP/1.1 400 Bad Request', name);
     assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8', name);
     assert.equal(answer.headers.connection?.toLowerCase(), 'close', name);
-    assert.match(answer.headers['x-request-id'] ?? '', requestId ? new RegExp(`^${requestId}$`) : /^[0-9a-f-]{36}$/, name);
+    assert.match(
+      answer.headers['x-request-id'] ?? '',
+      requestId ? new RegExp(`^${requestId}$`) : /^[0-9a-f-]{36}$/,
+      name,
+    );
     assert.equal(Number(answer.headers['content-length']), Buffer.byteLength(answer.body), name);
     const body = JSON.parse(answer.body) as { message: string; more_info: string; code: number };
     assert.deepEqual(Object.keys(body), ['message', 'more_info', 'code'], name);

@@ -14,7 +14,11 @@ test('fields returns only the named fields, in the order asked, on items and col
 });
 
 const badFields: Array<[string, number, RegExp]> = [
-  ['colour', 2003, /"colour".*Valid fields of dogs: id, name, furColor, state, location, ownerId, veterinarianId, createdAt, updatedAt/],
+  [
+    'colour',
+    2003,
+    /"colour".*Valid fields of dogs: id, name, furColor, state, location, ownerId, veterinarianId, createdAt, updatedAt/,
+  ],
   ['foodIds', 2003, /"foodIds"/],
   ['name,', 2003, /expected a field name at character 6.*Valid fields of dogs/],
   ['name(first)', 2003, /"name" is not an association/],
@@ -42,7 +46,13 @@ test('limit and offset page through the collection in creation order', async (t)
 
 test('bad limit and offset values are 400s', async (t) => {
   const api = await build(t);
-  for (const [query, code] of [['limit=0', 2001], ['limit=101', 2001], ['limit=abc', 2001], ['offset=-1', 2002], ['offset=1.5', 2002]] as const) {
+  for (const [query, code] of [
+    ['limit=0', 2001],
+    ['limit=101', 2001],
+    ['limit=abc', 2001],
+    ['offset=-1', 2002],
+    ['offset=1.5', 2002],
+  ] as const) {
     const response = await api.request({ url: `/v1/dogs?${query}` });
     assert.equal(response.statusCode, 400, query);
     assert.equal(response.json().code, code, query);

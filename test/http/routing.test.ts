@@ -99,7 +99,11 @@ test('suppress_response_codes=true answers 200 and moves the status into respons
   const xml = await api.request({ url: '/v3/dogs.xml?suppress_response_codes=true' });
   assert.equal(xml.statusCode, 200);
   assert.match(xml.body, /<error><response_code>404<\/response_code><message>/);
-  const created = await api.request({ method: 'POST', url: '/v2/dogs?suppress_response_codes=true', form: { name: 'Rex' } });
+  const created = await api.request({
+    method: 'POST',
+    url: '/v2/dogs?suppress_response_codes=true',
+    form: { name: 'Rex' },
+  });
   assert.equal(created.statusCode, 200);
   assert.equal(created.json().dog.name, 'Rex');
   const normal = await api.request({ url: '/v1/dogs/missing?suppress_response_codes=false' });
@@ -111,8 +115,18 @@ test('suppress_response_codes=true answers 200 and moves the status into respons
 
 test('framework statuses outside the allowed eight are mapped: 413 and 415 become 400', async (t) => {
   const api = await build(t);
-  const big = await api.request({ method: 'POST', url: '/v1/dogs', body: 'x'.repeat(20000), headers: { 'content-type': 'application/json' } });
-  const odd = await api.request({ method: 'POST', url: '/v1/dogs', body: 'x', headers: { 'content-type': 'image/png' } });
+  const big = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    body: 'x'.repeat(20000),
+    headers: { 'content-type': 'application/json' },
+  });
+  const odd = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    body: 'x',
+    headers: { 'content-type': 'image/png' },
+  });
   for (const response of [big, odd]) {
     assert.equal(response.statusCode, 400);
     assert.ok(ALLOWED_STATUSES.has(response.statusCode));

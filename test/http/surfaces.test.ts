@@ -6,7 +6,7 @@ import { build, createDog } from '../helper.js';
 
 const HTML = /^text\/html; charset=utf-8$/;
 
-test('an unknown portal path is the portal\'s HTML 404 with a link home, for a browser and for curl', async (t) => {
+test("an unknown portal path is the portal's HTML 404 with a link home, for a browser and for curl", async (t) => {
   const api = await build(t);
   for (const accept of ['text/html,application/xhtml+xml', '*/*']) {
     const response = await api.request({ url: '/portal/nonexistent', headers: { accept }, token: null });
@@ -22,7 +22,7 @@ test('an unknown portal path is the portal\'s HTML 404 with a link home, for a b
   assert.match(String(deep.headers['content-type']), HTML);
 });
 
-test('a wrong method on a portal page is the portal\'s HTML 400 with Allow', async (t) => {
+test("a wrong method on a portal page is the portal's HTML 400 with Allow", async (t) => {
   const api = await build(t);
   const cases = [
     ['DELETE', '/portal/signup', 'GET, HEAD, POST'],
@@ -44,7 +44,14 @@ test('a wrong method on a portal page is the portal\'s HTML 400 with Allow', asy
 
 test('portal pages answer with and without a trailing slash', async (t) => {
   const api = await build(t);
-  for (const path of ['/portal', '/portal/errors', '/portal/errors/1003', '/portal/versions', '/portal/signup', '/portal/openapi/v2.json']) {
+  for (const path of [
+    '/portal',
+    '/portal/errors',
+    '/portal/errors/1003',
+    '/portal/versions',
+    '/portal/signup',
+    '/portal/openapi/v2.json',
+  ]) {
     for (const url of [path, `${path}/`]) {
       const response = await api.request({ url, token: null });
       assert.equal(response.statusCode, 200, url);
@@ -52,7 +59,7 @@ test('portal pages answer with and without a trailing slash', async (t) => {
   }
 });
 
-test('the portal\'s own 404 and wrong-method pages follow PORTAL_URL\'s path', async (t) => {
+test("the portal's own 404 and wrong-method pages follow PORTAL_URL's path", async (t) => {
   const api = await build(t, { PORTAL_URL: 'http://api.test/developers' });
   const missing = await api.request({ url: '/developers/nothing', token: null });
   assert.equal(missing.statusCode, 404);
@@ -108,7 +115,7 @@ test('a path outside every surface is a catalogue 404, unless it names the API w
   assert.match((await api.request({ url: '/v1/cats', token: null })).json().message, /The collections are \/v1\/dogs/);
 });
 
-test('PROPFIND and every other method Node accepts is the API\'s 400 with Allow, never a 404', async (t) => {
+test("PROPFIND and every other method Node accepts is the API's 400 with Allow, never a 404", async (t) => {
   const api = await build(t);
   const dog = await createDog(api, { name: 'Rex' });
   const offered = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT']);
@@ -147,7 +154,11 @@ test('each surface answers an unusual method in its own shape', async (t) => {
   assert.equal(oauth.headers.allow, 'POST');
   assert.equal(oauth.headers['cache-control'], 'no-store');
   assert.deepEqual(oauth.json(), { error: 'invalid_request', error_description: 'This endpoint takes POST.' });
-  const metadata = await api.request({ method: 'LOCK' as 'GET', url: '/.well-known/oauth-authorization-server', token: null });
+  const metadata = await api.request({
+    method: 'LOCK' as 'GET',
+    url: '/.well-known/oauth-authorization-server',
+    token: null,
+  });
   assert.equal(metadata.statusCode, 400);
   assert.equal(metadata.headers.allow, 'GET, HEAD');
   assert.equal(metadata.json().error, 'invalid_request');
@@ -171,7 +182,10 @@ test('a wrong API method is answered before the suffix and the parameters are ch
   assert.equal(response.headers.allow, 'GET, HEAD, POST');
   assert.match(String(response.headers['content-type']), /^application\/json/);
   assert.equal(response.json().code, 1003);
-  const suppressed = await api.request({ method: 'PROPFIND' as 'GET', url: '/v2/dogs.xml?suppress_response_codes=true' });
+  const suppressed = await api.request({
+    method: 'PROPFIND' as 'GET',
+    url: '/v2/dogs.xml?suppress_response_codes=true',
+  });
   assert.equal(suppressed.statusCode, 200);
   assert.match(suppressed.body, /<error><response_code>400<\/response_code><message>PROPFIND is not offered/);
 });

@@ -42,9 +42,21 @@ test('with V1_SUNSET, every v1 answer carries Deprecation, Sunset and the deprec
   const answers = await answersOf(api, 1);
   const statuses = Object.fromEntries(answers.map(([what, response]) => [what, response.statusCode]));
   assert.deepEqual(statuses, {
-    'a read': 200, 'a read in XML': 200, 'a HEAD': 200, 'a creation': 200, 'a change': 200, 'a conversion': 200, 'a 304': 304,
-    'a 400': 400, 'a 400 with Allow': 400, 'a suppressed 404': 200, 'a 404 of an item': 404, 'a 404 of an unknown path': 404,
-    'a 404 of the bare version': 404, 'a URL that does not decode': 400, 'a deletion': 200,
+    'a read': 200,
+    'a read in XML': 200,
+    'a HEAD': 200,
+    'a creation': 200,
+    'a change': 200,
+    'a conversion': 200,
+    'a 304': 304,
+    'a 400': 400,
+    'a 400 with Allow': 400,
+    'a suppressed 404': 200,
+    'a 404 of an item': 404,
+    'a 404 of an unknown path': 404,
+    'a 404 of the bare version': 404,
+    'a URL that does not decode': 400,
+    'a deletion': 200,
   });
   for (const [what, response] of answers) {
     assert.equal(response.headers.deprecation, DEPRECATION, what);
@@ -84,34 +96,57 @@ test('V1_DEPRECATED sets the time of the Deprecation header', async (t) => {
 test('the deprecation link is added to the paging links of a v1 collection, which all stay', async (t) => {
   const api = await build(t, SUNSET);
   for (const name of ['A', 'B', 'C']) await createDog(api, { name });
-  const response = await api.request({ url: '/v1/dogs?limit=1&offset=1&fields=name', headers: { prefer: 'count=exact' } });
+  const response = await api.request({
+    url: '/v1/dogs?limit=1&offset=1&fields=name',
+    headers: { prefer: 'count=exact' },
+  });
   const page = (offset: number) => `<http://api.test/v1/dogs?limit=1&offset=${offset}&fields=name>`;
-  assert.equal(response.headers.link, [
-    `${page(0)}; rel="first"`,
-    `${page(0)}; rel="prev"`,
-    `${page(2)}; rel="next"`,
-    `${page(2)}; rel="last"`,
-    LINK,
-  ].join(', '));
+  assert.equal(
+    response.headers.link,
+    [
+      `${page(0)}; rel="first"`,
+      `${page(0)}; rel="prev"`,
+      `${page(2)}; rel="next"`,
+      `${page(2)}; rel="last"`,
+      LINK,
+    ].join(', '),
+  );
   const v2 = await api.request({ url: '/v2/dogs?limit=1&offset=1&fields=name' });
   assert.doesNotMatch(String(v2.headers.link), /deprecation/);
 });
 
 test('the portal, the infrastructure and version-less paths are not v1 answers', async (t) => {
   const api = await build(t, SUNSET);
-  for (const url of ['/portal/versions', '/portal/errors', '/portal/openapi/v1.json', '/healthz', '/dogs', '/v1.2/dogs', '/v10/dogs']) {
+  for (const url of [
+    '/portal/versions',
+    '/portal/errors',
+    '/portal/openapi/v1.json',
+    '/healthz',
+    '/dogs',
+    '/v1.2/dogs',
+    '/v10/dogs',
+  ]) {
     const response = await api.request({ url });
     assert.equal(response.headers.deprecation, undefined, url);
     assert.equal(response.headers.sunset, undefined, url);
   }
 });
 
-test('the portal\'s versions page explains v1 and v2, the policy, and the sunset date when there is one', async (t) => {
+test("the portal's versions page explains v1 and v2, the policy, and the sunset date when there is one", async (t) => {
   const announced = await build(t, SUNSET);
   const page = await announced.request({ url: '/portal/versions' });
   assert.equal(page.statusCode, 200);
   assert.match(String(page.headers['content-type']), /^text\/html/);
-  for (const text of ['201 Created', '200 OK', 'Location', 'v1 is retired on 2027-06-01', SUNSET_DATE, DEPRECATION, 'six months', 'two years']) {
+  for (const text of [
+    '201 Created',
+    '200 OK',
+    'Location',
+    'v1 is retired on 2027-06-01',
+    SUNSET_DATE,
+    DEPRECATION,
+    'six months',
+    'two years',
+  ]) {
     assert.ok(page.body.includes(text), text);
   }
   assert.equal((await announced.request({ url: '/portal/versions/' })).statusCode, 200);
@@ -123,8 +158,12 @@ test('the portal\'s versions page explains v1 and v2, the policy, and the sunset
 
 test('the OpenAPI document of v1 marks every operation deprecated and says why; v2 marks none', async (t) => {
   const api = await build(t, SUNSET);
-  const operations = (document: { paths: Record<string, Record<string, { deprecated?: boolean }>> }) => Object.entries(document.paths)
-    .flatMap(([path, item]) => Object.entries(item).filter(([key]) => key !== 'parameters').map(([method, operation]) => [`${method} ${path}`, operation.deprecated] as const));
+  const operations = (document: { paths: Record<string, Record<string, { deprecated?: boolean }>> }) =>
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([key]) => key !== 'parameters')
+        .map(([method, operation]) => [`${method} ${path}`, operation.deprecated] as const),
+    );
   const v1 = (await api.request({ url: '/portal/openapi/v1.json' })).json();
   const v2 = (await api.request({ url: '/portal/openapi/v2.json' })).json();
   assert.ok(operations(v1).length > 6);

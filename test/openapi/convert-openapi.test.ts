@@ -13,7 +13,10 @@ test('each version documents GET /convert with its three required parameters and
     const document: Json = (await api.request({ url: `/portal/openapi/v${version}.json` })).json();
     assert.equal((await new Validator().validate(document)).valid, true);
     const operation = document.paths['/convert'].get;
-    assert.deepEqual(operation.parameters.filter((parameter: Json) => parameter.required).map((parameter: Json) => parameter.name), ['from', 'to', 'amount']);
+    assert.deepEqual(
+      operation.parameters.filter((parameter: Json) => parameter.required).map((parameter: Json) => parameter.name),
+      ['from', 'to', 'amount'],
+    );
     assert.equal(operation.parameters.find((parameter: Json) => parameter.name === 'amount').schema.type, 'string');
     assert.deepEqual(Object.keys(operation.responses['200'].content), ['application/json', 'application/xml']);
     assert.deepEqual(Object.keys(document.paths['/convert']).sort(), ['get', 'parameters']);
@@ -25,10 +28,16 @@ test('live conversions match the documented envelope, and the canonical amount p
   const document: Json = (await api.request({ url: '/portal/openapi/v2.json' })).json();
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   ajv.addKeyword('xml');
-  const rewired = JSON.parse(JSON.stringify(document.components.schemas).replaceAll('#/components/schemas/', '#/$defs/'));
+  const rewired = JSON.parse(
+    JSON.stringify(document.components.schemas).replaceAll('#/components/schemas/', '#/$defs/'),
+  );
   ajv.addSchema({ $id: 'https://openapi.test/schemas', $defs: rewired });
   const validate = ajv.getSchema('https://openapi.test/schemas#/$defs/ConversionEnvelope')!;
-  for (const query of ['from=EUR&to=USD&amount=100.50', 'from=EUR&to=JPY&amount=0.000001', 'from=gbp&to=isk&amount=999999999999999.999999']) {
+  for (const query of [
+    'from=EUR&to=USD&amount=100.50',
+    'from=EUR&to=JPY&amount=0.000001',
+    'from=gbp&to=isk&amount=999999999999999.999999',
+  ]) {
     const body = (await api.request({ url: `/v2/convert?${query}` })).json();
     assert.ok(validate(body), `${query}: ${JSON.stringify(validate.errors)}`);
   }

@@ -23,12 +23,25 @@ test('the documents list exactly the API routes the app registers, and describe 
     assert.deepEqual(Object.keys(document.paths).sort(), [...expected].sort(), `v${version}`);
     // Outside /v<N> and no version's: named with their methods in the oauth2 scheme rather than as paths.
     for (const route of oauth) {
-      const allow = String((await api.request({ method: 'PATCH', url: route, token: null })).headers.allow).replace(', HEAD', '');
-      assert.ok(document.components.securitySchemes.oauth2.description.includes(`${allow} ${BASE}${route}:`), `${allow} ${route} is described`);
+      const allow = String((await api.request({ method: 'PATCH', url: route, token: null })).headers.allow).replace(
+        ', HEAD',
+        '',
+      );
+      assert.ok(
+        document.components.securitySchemes.oauth2.description.includes(`${allow} ${BASE}${route}:`),
+        `${allow} ${route} is described`,
+      );
     }
   }
   const v1 = [...routes.keys()].filter((route) => route.startsWith('/v1/')).map((route) => route.slice(3));
-  assert.deepEqual(v1.sort(), [...routes.keys()].filter((route) => route.startsWith('/v2/')).map((route) => route.slice(3)).sort(), 'both versions have the same paths');
+  assert.deepEqual(
+    v1.sort(),
+    [...routes.keys()]
+      .filter((route) => route.startsWith('/v2/'))
+      .map((route) => route.slice(3))
+      .sort(),
+    'both versions have the same paths',
+  );
 });
 
 test('each documented path offers exactly the methods of the live Allow header, and OPTIONS only where CORS answers it', async (t) => {
@@ -37,12 +50,21 @@ test('each documented path offers exactly the methods of the live Allow header, 
     const document = await fetchDocument(api, version);
     for (const [path, item] of Object.entries<Record<string, unknown>>(document.paths)) {
       const url = liveUrl(path, version);
-      const documented = Object.keys(item).filter((key) => !['parameters', 'options'].includes(key)).map((key) => key.toUpperCase());
+      const documented = Object.keys(item)
+        .filter((key) => !['parameters', 'options'].includes(key))
+        .map((key) => key.toUpperCase());
       const live = await api.request({ method: 'PATCH', url });
       assert.equal(live.statusCode, 400, `PATCH ${url}`);
-      const offered = String(live.headers.allow).split(', ').filter((method) => method !== 'HEAD');
+      const offered = String(live.headers.allow)
+        .split(', ')
+        .filter((method) => method !== 'HEAD');
       assert.deepEqual(documented.sort(), offered.sort(), url);
-      const preflight = await api.request({ method: 'OPTIONS', url, token: null, headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+      const preflight = await api.request({
+        method: 'OPTIONS',
+        url,
+        token: null,
+        headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+      });
       assert.equal(preflight.statusCode === 200, 'options' in item, `OPTIONS ${url} is ${preflight.statusCode}`);
     }
   }
@@ -58,8 +80,16 @@ test('every association with a nested path, and every association field, comes f
       if (association.kind !== 'many' || !association.nestedPath) continue;
       assert.ok(document.paths[`/${def.name}/{id}/${name}`].get, `GET /${def.name}/{id}/${name}`);
       const creates = 'reverseField' in association && association.nestedCreate === true;
-      assert.equal(Boolean(document.paths[`/${def.name}/{id}/${name}`].post), creates, `POST /${def.name}/{id}/${name}`);
-      assert.equal(Boolean(document.paths[`/${def.name}/{id}/${name}/search`]), creates, `/${def.name}/{id}/${name}/search`);
+      assert.equal(
+        Boolean(document.paths[`/${def.name}/{id}/${name}`].post),
+        creates,
+        `POST /${def.name}/{id}/${name}`,
+      );
+      assert.equal(
+        Boolean(document.paths[`/${def.name}/{id}/${name}/search`]),
+        creates,
+        `/${def.name}/{id}/${name}/search`,
+      );
     }
   }
 });

@@ -11,7 +11,9 @@ import { fetchDocument, liveUrl, operationsOf, resolve, type Json } from './docu
 
 /** The query parameters documented for one operation, its path's included. */
 function documentedQuery(document: Json, path: string, operation: Json): string[] {
-  const all = [...(document.paths[path].parameters ?? []), ...(operation.parameters ?? [])].map((parameter: Json) => resolve(document, parameter));
+  const all = [...(document.paths[path].parameters ?? []), ...(operation.parameters ?? [])].map((parameter: Json) =>
+    resolve(document, parameter),
+  );
   return all.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
 }
 
@@ -22,14 +24,22 @@ test('every documented operation accepts exactly its documented query parameters
     for (const [path, method, operation] of operationsOf(document)) {
       if (method === 'options') continue;
       const url = `${liveUrl(path, version)}?zz_unknown=1`;
-      const response = await api.request({ method: method.toUpperCase() as 'GET', url, ...(method === 'post' || method === 'put' ? { json: { name: 'Rex' } } : {}) });
+      const response = await api.request({
+        method: method.toUpperCase() as 'GET',
+        url,
+        ...(method === 'post' || method === 'put' ? { json: { name: 'Rex' } } : {}),
+      });
       assert.equal(response.statusCode, 400, `${method} ${url}`);
       assert.equal(response.json().code, 2000, `${method} ${url}: ${response.body}`);
       const listed = /Accepted parameters: (.*)\.$/.exec(response.json().message)![1]!.split(', ');
       const documented = documentedQuery(document, path, operation);
       // The open operation ignores credentials (SPEC §4), so a token in its query string is tolerated but not documented.
       const expected = operation.security.length === 0 ? [...documented, 'access_token'] : documented;
-      assert.deepEqual([...listed].sort(), [...new Set(expected)].sort(), `${method.toUpperCase()} ${path} (v${version})`);
+      assert.deepEqual(
+        [...listed].sort(),
+        [...new Set(expected)].sort(),
+        `${method.toUpperCase()} ${path} (v${version})`,
+      );
     }
   }
 });

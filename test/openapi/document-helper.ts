@@ -20,7 +20,9 @@ export async function fetchDocument(api: TestApp, version: number): Promise<Json
 export function schemaValidators(document: Json): (name: string) => ValidateFunction {
   const ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }), ['email', 'date-time', 'uri']);
   ajv.addKeyword('xml');
-  const rewired = JSON.parse(JSON.stringify(document.components.schemas).replaceAll('#/components/schemas/', '#/$defs/'));
+  const rewired = JSON.parse(
+    JSON.stringify(document.components.schemas).replaceAll('#/components/schemas/', '#/$defs/'),
+  );
   ajv.addSchema({ $id: 'https://openapi.test/schemas', $defs: rewired });
   return (name) => {
     const validate = ajv.getSchema(`https://openapi.test/schemas#/$defs/${name}`);
@@ -35,15 +37,20 @@ export function assertMatches(validate: ValidateFunction, body: unknown, what: s
 }
 
 export function operationsOf(document: Json): Array<[string, string, Json]> {
-  return Object.entries<Json>(document.paths).flatMap(([path, item]) => Object.entries<Json>(item)
-    .filter(([key]) => key !== 'parameters')
-    .map(([method, operation]): [string, string, Json] => [path, method, operation]));
+  return Object.entries<Json>(document.paths).flatMap(([path, item]) =>
+    Object.entries<Json>(item)
+      .filter(([key]) => key !== 'parameters')
+      .map(([method, operation]): [string, string, Json] => [path, method, operation]),
+  );
 }
 
 export function resolve(document: Json, value: Json): Json {
   const pointer: string | undefined = value.$ref;
   if (!pointer) return value;
-  return pointer.slice(2).split('/').reduce<Json>((node, key) => node[key], document);
+  return pointer
+    .slice(2)
+    .split('/')
+    .reduce<Json>((node, key) => node[key], document);
 }
 
 /** The names of an operation's parameters, path-level ones included, references resolved. */

@@ -14,7 +14,9 @@ test('each version serves a valid OpenAPI 3.1 document, openly, as JSON', async 
   for (const version of [1, 2]) {
     const document = await fetchDocument(api, version);
     assert.ok(String(document.openapi).startsWith('3.1'));
-    assert.deepEqual(document.servers, [{ url: `http://api.test/v${version}`, description: `Version ${version} of the API` }]);
+    assert.deepEqual(document.servers, [
+      { url: `http://api.test/v${version}`, description: `Version ${version} of the API` },
+    ]);
     const result = await new Validator().validate(document);
     assert.deepEqual(result.errors, undefined);
     assert.equal(result.valid, true);
@@ -50,10 +52,17 @@ test('every answer with a body is described in both JSON and XML, and every oper
       const response = resolve(document, value);
       assert.ok(response.headers['X-Request-Id'], `${method} ${path} ${status} has X-Request-Id`);
       if (!response.content) {
-        assert.ok(status === '304' || (status === '200' && ['delete', 'options'].includes(method)), `${method} ${path} ${status} has a body`);
+        assert.ok(
+          status === '304' || (status === '200' && ['delete', 'options'].includes(method)),
+          `${method} ${path} ${status} has a body`,
+        );
         continue;
       }
-      assert.deepEqual(Object.keys(response.content), ['application/json', 'application/xml'], `${method} ${path} ${status}`);
+      assert.deepEqual(
+        Object.keys(response.content),
+        ['application/json', 'application/xml'],
+        `${method} ${path} ${status}`,
+      );
     }
   }
   assert.equal(document.paths['/dogs/{id}'].delete.responses['200'].content, undefined);
@@ -69,12 +78,17 @@ test('the dog filters, paging and control parameters are reusable components', a
   assert.deepEqual([parameters.q.schema.minLength, parameters.q.schema.maxLength], [1, 200]);
   assert.deepEqual(parameters.method.schema.enum, ['post', 'put', 'delete']);
   const listed = document.paths['/dogs'].get.parameters.map((parameter: Json) => parameter.$ref.split('/').pop());
-  for (const name of ['dogs.fields', 'limit', 'offset', 'dogs.sort', 'q', 'dogs.color', 'dogs.state', 'dogs.location']) assert.ok(listed.includes(name), name);
+  for (const name of ['dogs.fields', 'limit', 'offset', 'dogs.sort', 'q', 'dogs.color', 'dogs.state', 'dogs.location'])
+    assert.ok(listed.includes(name), name);
 });
 
 const CREATE_CASES: ReadonlyArray<{ body: Json; accepted: boolean; why: string }> = [
   { body: { name: 'Rex' }, accepted: true, why: 'only the required name' },
-  { body: { name: 'Rex', furColor: 'brown', state: 'lost', location: 'Oslo' }, accepted: true, why: 'every text field' },
+  {
+    body: { name: 'Rex', furColor: 'brown', state: 'lost', location: 'Oslo' },
+    accepted: true,
+    why: 'every text field',
+  },
   { body: { name: 'Rex', furColor: null }, accepted: true, why: 'null clears an optional field' },
   { body: {}, accepted: false, why: 'name is required' },
   { body: { name: 'x'.repeat(101) }, accepted: false, why: 'name holds at most 100 characters' },
@@ -109,7 +123,12 @@ test('live answers match the documented JSON envelopes', async (t) => {
   const list = await api.request({ url: '/v2/dogs' });
   const count = await api.request({ url: '/v2/dogs/count' });
   const missing = await api.request({ url: '/v2/dogs/nope' });
-  for (const [name, response] of [['DogEnvelope', created], ['DogsList', list], ['Count', count], ['Error', missing]] as const) {
+  for (const [name, response] of [
+    ['DogEnvelope', created],
+    ['DogsList', list],
+    ['Count', count],
+    ['Error', missing],
+  ] as const) {
     const validate = schemaFor(name);
     assert.ok(validate(response.json()), `${name}: ${JSON.stringify(validate.errors)}`);
   }
@@ -117,11 +136,17 @@ test('live answers match the documented JSON envelopes', async (t) => {
 
 test('a resource with array associations gets an XML item schema with wrapped arrays', async () => {
   const owners: ResourceDef = {
-    name: 'owners', singular: 'owner', description: 'A person who owns dogs.',
+    name: 'owners',
+    singular: 'owner',
+    description: 'A person who owns dogs.',
     fields: { name: { kind: 'text', required: true, description: 'Name of the owner.' } },
-    filters: {}, associations: { dogs: { kind: 'many', target: 'dogs', reverseField: 'ownerId' } },
+    filters: {},
+    associations: { dogs: { kind: 'many', target: 'dogs', reverseField: 'ownerId' } },
   };
-  const ownedDogs: ResourceDef = { ...dogs, associations: { owner: { kind: 'one', target: 'owners', field: 'ownerId' } } };
+  const ownedDogs: ResourceDef = {
+    ...dogs,
+    associations: { owner: { kind: 'one', target: 'owners', field: 'ownerId' } },
+  };
   const document = buildDocument(loadConfig({ PUBLIC_URL: 'http://api.test' }), 2, [ownedDogs, owners]) as Json;
   assert.equal((await new Validator().validate(document)).valid, true);
   const { schemas } = document.components;

@@ -27,10 +27,12 @@ test('every versioned operation but the open one needs a token with its scope, a
       assert.ok(resolve(document, operation.responses['403']).headers['WWW-Authenticate'], `${what} 403`);
     }
     const forbidden = resolve(document, operation.responses['403']);
-    for (const header of ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) assert.ok(forbidden.headers[header], `${what} 403 ${header}`);
+    for (const header of ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
+      assert.ok(forbidden.headers[header], `${what} 403 ${header}`);
     for (const [status, response] of Object.entries(operation.responses)) {
       if (Number(status) >= 400) continue;
-      for (const header of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) assert.ok(resolve(document, response as object).headers[header], `${what} ${status} ${header}`);
+      for (const header of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
+        assert.ok(resolve(document, response as object).headers[header], `${what} ${status} ${header}`);
     }
   }
 });
@@ -41,7 +43,8 @@ test('live 401, 403 and rate-limited answers carry the documented headers and er
   const error = schemaValidators(document)('Error');
   const first = await api.request({ url: '/v2/dogs' });
   assert.equal(first.statusCode, 200);
-  for (const header of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) assert.match(String(first.headers[header]), /^\d+$/, header);
+  for (const header of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
+    assert.match(String(first.headers[header]), /^\d+$/, header);
   const limited = await api.request({ url: '/v2/dogs' });
   assert.equal(limited.statusCode, 403);
   assert.match(String(limited.headers['retry-after']), /^\d+$/);
@@ -60,20 +63,39 @@ test('the oauth2 scheme agrees with the live RFC 8414 metadata, and a token got 
   const api = await build(t);
   const { oauth2 } = (await fetchDocument(api, 2)).components.securitySchemes;
   const metadata = (await api.request({ url: '/.well-known/oauth-authorization-server', token: null })).json();
-  const flowOf: Record<string, string> = { client_credentials: 'clientCredentials', authorization_code: 'authorizationCode' };
-  assert.deepEqual(Object.keys(oauth2.flows), metadata.grant_types_supported.map((grant: string) => flowOf[grant]));
+  const flowOf: Record<string, string> = {
+    client_credentials: 'clientCredentials',
+    authorization_code: 'authorizationCode',
+  };
+  assert.deepEqual(
+    Object.keys(oauth2.flows),
+    metadata.grant_types_supported.map((grant: string) => flowOf[grant]),
+  );
   assert.equal(oauth2.flows.clientCredentials.tokenUrl, metadata.token_endpoint);
   assert.deepEqual(Object.keys(oauth2.flows.clientCredentials.scopes), metadata.scopes_supported);
-  for (const url of [metadata.token_endpoint, metadata.revocation_endpoint, metadata.introspection_endpoint]) assert.ok(oauth2.description.includes(url), url);
+  for (const url of [metadata.token_endpoint, metadata.revocation_endpoint, metadata.introspection_endpoint])
+    assert.ok(oauth2.description.includes(url), url);
   const { clientId, clientSecret } = api.credentials;
   const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
   const path = new URL(oauth2.flows.clientCredentials.tokenUrl).pathname;
-  const token = await api.request({ method: 'POST', url: path, token: null, headers: { authorization: basic }, form: { grant_type: 'client_credentials', scope: 'read' } });
+  const token = await api.request({
+    method: 'POST',
+    url: path,
+    token: null,
+    headers: { authorization: basic },
+    form: { grant_type: 'client_credentials', scope: 'read' },
+  });
   assert.equal(token.statusCode, 200, token.body);
   assert.equal(token.headers['cache-control'], 'no-store');
   assert.deepEqual(Object.keys(token.json()).sort(), ['access_token', 'expires_in', 'scope', 'token_type']);
-  for (const key of ['access_token', 'token_type', 'expires_in', 'scope']) assert.ok(oauth2.description.includes(`"${key}"`), key);
+  for (const key of ['access_token', 'token_type', 'expires_in', 'scope'])
+    assert.ok(oauth2.description.includes(`"${key}"`), key);
   assert.equal((await api.request({ url: '/v2/dogs', token: token.json().access_token })).statusCode, 200);
-  const wrong = await api.request({ method: 'POST', url: path, token: null, form: { grant_type: 'client_credentials', client_id: clientId, client_secret: 'wrong' } });
+  const wrong = await api.request({
+    method: 'POST',
+    url: path,
+    token: null,
+    form: { grant_type: 'client_credentials', client_id: clientId, client_secret: 'wrong' },
+  });
   assert.deepEqual(Object.keys(wrong.json()).sort(), ['error', 'error_description']);
 });

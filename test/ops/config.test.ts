@@ -26,19 +26,45 @@ test('with nothing set, every variable takes its default from SPEC §11', () => 
 });
 
 test('TRUST_PROXY is a comma-separated list of proxy addresses, ranges and proxy-addr names', () => {
-  assert.deepEqual(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,uniquelocal,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', 'uniquelocal', '::1']);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,uniquelocal,::1' }).trustProxy, [
+    '127.0.0.1',
+    '10.0.0.0/8',
+    'uniquelocal',
+    '::1',
+  ]);
 });
 
 const derived: Array<{ env: Record<string, string>; expect: Record<string, unknown> }> = [
-  { env: { PORT: '9000' }, expect: { port: 9000, publicUrl: 'http://localhost:9000', portalUrl: 'http://localhost:9000/portal' } },
-  { env: { PUBLIC_URL: 'https://api.example.com/' }, expect: { publicUrl: 'https://api.example.com', portalUrl: 'https://api.example.com/portal' } },
-  { env: { PUBLIC_URL: 'https://example.com/api//' }, expect: { publicUrl: 'https://example.com/api', portalUrl: 'https://example.com/api/portal' } },
-  { env: { PORTAL_URL: 'https://developer.example.com/' }, expect: { publicUrl: 'http://localhost:8080', portalUrl: 'https://developer.example.com' } },
+  {
+    env: { PORT: '9000' },
+    expect: { port: 9000, publicUrl: 'http://localhost:9000', portalUrl: 'http://localhost:9000/portal' },
+  },
+  {
+    env: { PUBLIC_URL: 'https://api.example.com/' },
+    expect: { publicUrl: 'https://api.example.com', portalUrl: 'https://api.example.com/portal' },
+  },
+  {
+    env: { PUBLIC_URL: 'https://example.com/api//' },
+    expect: { publicUrl: 'https://example.com/api', portalUrl: 'https://example.com/api/portal' },
+  },
+  {
+    env: { PORTAL_URL: 'https://developer.example.com/' },
+    expect: { publicUrl: 'http://localhost:8080', portalUrl: 'https://developer.example.com' },
+  },
   { env: { DATA_DIR: 'var/db' }, expect: { dataDir: path.resolve('var/db') } },
   { env: { PORT: '', LOG_LEVEL: '' }, expect: { port: 8080, logLevel: 'info' } },
-  { env: { LOG_LEVEL: 'debug', TOKEN_TTL_SECONDS: '60', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_OPEN_PER_MINUTE: '0' }, expect: { logLevel: 'debug', tokenTtlSeconds: 60, rateLimitPerMinute: 0, rateLimitOpenPerMinute: 0 } },
-  { env: { V1_SUNSET: '2028-02-29', V1_DEPRECATED: '2027-01-31' }, expect: { v1Sunset: '2028-02-29', v1Deprecated: '2027-01-31' } },
-  { env: { DATABASE_URL: 'postgres://db.example.com/registry' }, expect: { databaseUrl: 'postgres://db.example.com/registry' } },
+  {
+    env: { LOG_LEVEL: 'debug', TOKEN_TTL_SECONDS: '60', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_OPEN_PER_MINUTE: '0' },
+    expect: { logLevel: 'debug', tokenTtlSeconds: 60, rateLimitPerMinute: 0, rateLimitOpenPerMinute: 0 },
+  },
+  {
+    env: { V1_SUNSET: '2028-02-29', V1_DEPRECATED: '2027-01-31' },
+    expect: { v1Sunset: '2028-02-29', v1Deprecated: '2027-01-31' },
+  },
+  {
+    env: { DATABASE_URL: 'postgres://db.example.com/registry' },
+    expect: { databaseUrl: 'postgres://db.example.com/registry' },
+  },
 ];
 
 for (const { env, expect } of derived) {
@@ -73,7 +99,11 @@ const invalid: Array<{ env: Record<string, string>; variable: string; says: RegE
   { env: { V1_SUNSET: '2026-02-30' }, variable: 'V1_SUNSET', says: /YYYY-MM-DD/ },
   { env: { V1_DEPRECATED: 'next year' }, variable: 'V1_DEPRECATED', says: /YYYY-MM-DD/ },
   { env: { RATE_LIMIT_PER_MINUTE: '-1' }, variable: 'RATE_LIMIT_PER_MINUTE', says: /whole number, 0 or more/ },
-  { env: { RATE_LIMIT_OPEN_PER_MINUTE: 'lots' }, variable: 'RATE_LIMIT_OPEN_PER_MINUTE', says: /whole number, 0 or more/ },
+  {
+    env: { RATE_LIMIT_OPEN_PER_MINUTE: 'lots' },
+    variable: 'RATE_LIMIT_OPEN_PER_MINUTE',
+    says: /whole number, 0 or more/,
+  },
   { env: { TOKEN_TTL_SECONDS: '0' }, variable: 'TOKEN_TTL_SECONDS', says: /whole number, 1 or more/ },
   { env: { DATABASE_URL: 'mysql://db.example.com/registry' }, variable: 'DATABASE_URL', says: /postgres:\/\// },
   { env: { TRUST_PROXY: 'proxy.example.com' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
@@ -99,11 +129,14 @@ for (const { env, variable, says } of invalid) {
 }
 
 test('every bad variable is named in one message, so one restart fixes them all', () => {
-  assert.throws(() => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', HOST: '127.0.0.1' }), (error: unknown) => {
-    assert.ok(error instanceof ConfigError);
-    assert.match(error.message, /PORT must be/);
-    assert.match(error.message, /LOG_LEVEL must be/);
-    assert.doesNotMatch(error.message, /HOST/);
-    return true;
-  });
+  assert.throws(
+    () => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', HOST: '127.0.0.1' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /PORT must be/);
+      assert.match(error.message, /LOG_LEVEL must be/);
+      assert.doesNotMatch(error.message, /HOST/);
+      return true;
+    },
+  );
 });

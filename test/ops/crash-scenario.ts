@@ -4,12 +4,16 @@ import type { TestContext } from 'node:test';
 import { authorize, request, startService, tempDataDir } from './process-helper.js';
 
 /** Runs the scenario on the storage `env` selects (DATA_DIR alone: SQLite; with DATABASE_URL: PostgreSQL). */
-export async function retryAfterCrashBetweenWriteAndAnswer(t: TestContext, env: Record<string, string> = {}): Promise<void> {
+export async function retryAfterCrashBetweenWriteAndAnswer(
+  t: TestContext,
+  env: Record<string, string> = {},
+): Promise<void> {
   const dataDir = tempDataDir(t);
   const crashing = await startService(t, dataDir, env, 'test/ops/crash-after-create.ts');
   const auth = await authorize(crashing);
   const post = {
-    method: 'POST', path: '/v2/dogs',
+    method: 'POST',
+    path: '/v2/dogs',
     headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'crash-1' },
     body: JSON.stringify({ name: 'Rex', furColor: 'brown', location: 'Tromsø' }),
   };
@@ -22,7 +26,11 @@ export async function retryAfterCrashBetweenWriteAndAnswer(t: TestContext, env: 
   assert.equal(retry.headers['idempotent-replayed'], 'true');
   const dog = JSON.parse(retry.body).dog as Record<string, unknown>;
   // PUBLIC_URL defaults to the port: the first process's Location shows the answer was made before the crash.
-  assert.equal(retry.headers.location, `http://localhost:${crashing.port}/v2/dogs/${String(dog.id)}`, 'the first answer, replayed as it was');
+  assert.equal(
+    retry.headers.location,
+    `http://localhost:${crashing.port}/v2/dogs/${String(dog.id)}`,
+    'the first answer, replayed as it was',
+  );
   assert.equal(dog.name, 'Rex');
 
   const read = await request(restarted, { path: `/v2/dogs/${String(dog.id)}`, headers: auth });

@@ -7,7 +7,10 @@ import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 import { BASE, build } from '../helper.js';
 
 /** An app over a storage the test holds, with its error log captured. */
-async function buildOver(t: TestContext, storage: SqliteStorage): Promise<{ app: Awaited<ReturnType<typeof buildApp>>; log: Array<Record<string, unknown>> }> {
+async function buildOver(
+  t: TestContext,
+  storage: SqliteStorage,
+): Promise<{ app: Awaited<ReturnType<typeof buildApp>>; log: Array<Record<string, unknown>> }> {
   const log: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -85,7 +88,10 @@ test('/metrics counts earlier requests by route pattern, method and status, neve
   assert.match(body, /^http_request_duration_seconds_count\{method="GET",route="\/v1\/dogs",status="200"\} 2$/m);
   assert.match(body, /^http_request_duration_seconds_count\{method="GET",route="\/v1\/dogs\/:id",status="404"\} 1$/m);
   assert.match(body, /^http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} 1$/m);
-  assert.match(body, /^http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/v1\/dogs",status="200"\} 2$/m);
+  assert.match(
+    body,
+    /^http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/v1\/dogs",status="200"\} 2$/m,
+  );
   assert.doesNotMatch(body, /no-such-dog|whatever|v9/);
 });
 

@@ -58,7 +58,11 @@ export async function freePort(): Promise<number> {
 const SERVER = 'src/server.ts';
 
 /** Starts the process with the service's variables taken only from `env` (none inherited). */
-export function spawnService(t: TestContext, env: Record<string, string>, entry = SERVER): Omit<Service, 'port' | 'origin' | 'dataDir'> {
+export function spawnService(
+  t: TestContext,
+  env: Record<string, string>,
+  entry = SERVER,
+): Omit<Service, 'port' | 'origin' | 'dataDir'> {
   const inherited = { ...process.env };
   for (const name of Object.keys(EnvSchema.properties)) delete inherited[name];
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
@@ -86,9 +90,18 @@ export function spawnService(t: TestContext, env: Record<string, string>, entry 
 }
 
 /** Starts the service on a free port and waits until /healthz answers 200. */
-export async function startService(t: TestContext, dataDir: string, env: Record<string, string> = {}, entry = SERVER): Promise<Service> {
+export async function startService(
+  t: TestContext,
+  dataDir: string,
+  env: Record<string, string> = {},
+  entry = SERVER,
+): Promise<Service> {
   const port = await freePort();
-  const started = spawnService(t, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env }, entry);
+  const started = spawnService(
+    t,
+    { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    entry,
+  );
   const service: Service = { ...started, port, origin: `http://127.0.0.1:${port}`, dataDir };
   await waitUntilHealthy(service);
   return service;
@@ -110,7 +123,10 @@ async function waitUntilHealthy(service: Service): Promise<void> {
 }
 
 /** Waits (bounded) until a log line satisfies `match`, and returns it parsed. */
-export async function waitForLog(service: Service, match: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+export async function waitForLog(
+  service: Service,
+  match: (entry: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
   for (let attempt = 0; attempt < TRIES; attempt++) {
     const found = service.stdout.map(parseLine).find(match);
     if (found) return found;
@@ -139,7 +155,14 @@ export function request(
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: service.port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false },
+      {
+        host: '127.0.0.1',
+        port: service.port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+        agent: false,
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
@@ -158,14 +181,24 @@ let signups = 0;
 export async function authorize(service: Pick<Service, 'port'>): Promise<Record<string, string>> {
   signups += 1;
   const signup = await request(service, {
-    method: 'POST', path: '/portal/signup', headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ email: `ops${signups}-${process.pid}-${Date.now()}@example.com`, password: 'correct horse battery', appName: 'ops test' }),
+    method: 'POST',
+    path: '/portal/signup',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      email: `ops${signups}-${process.pid}-${Date.now()}@example.com`,
+      password: 'correct horse battery',
+      appName: 'ops test',
+    }),
   });
   if (signup.status !== 200) throw new Error(`sign-up failed: ${signup.status} ${signup.body}`);
   const { clientId, clientSecret } = JSON.parse(signup.body).client as { clientId: string; clientSecret: string };
   const token = await request(service, {
-    method: 'POST', path: '/oauth2/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+    method: 'POST',
+    path: '/oauth2/token',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+    },
     body: 'grant_type=client_credentials',
   });
   if (token.status !== 200) throw new Error(`token request failed: ${token.status} ${token.body}`);

@@ -9,7 +9,10 @@ import { eventually, parseLine, request, startService, tempDataDir, waitForLog, 
 
 test('the service logs JSON lines: where the API and portal are on start, and each request with its reqId', async (t) => {
   const service = await startService(t, tempDataDir(t));
-  const ready = await waitForLog(service, (entry) => typeof entry.msg === 'string' && entry.msg.startsWith('Dog Registry Service ready'));
+  const ready = await waitForLog(
+    service,
+    (entry) => typeof entry.msg === 'string' && entry.msg.startsWith('Dog Registry Service ready'),
+  );
   const base = `http://localhost:${service.port}`;
   assert.equal(ready.api, base);
   assert.equal(ready.portal, `${base}/portal`);
@@ -18,7 +21,10 @@ test('the service logs JSON lines: where the API and portal are on start, and ea
   const auth = await authorize(service);
   const response = await request(service, { path: '/v1/dogs', headers: { ...auth, 'x-request-id': 'log-check-1' } });
   assert.equal(response.status, 200);
-  const completed = await waitForLog(service, (entry) => entry.reqId === 'log-check-1' && entry.msg === 'request completed');
+  const completed = await waitForLog(
+    service,
+    (entry) => entry.reqId === 'log-check-1' && entry.msg === 'request completed',
+  );
   assert.equal((completed.res as { statusCode: number }).statusCode, 200);
   assert.equal(completed.level, 30);
 
@@ -63,6 +69,11 @@ test('a write that got a 2xx survives kill -9, and the next start migrates the s
   const db = new Database(path.join(dataDir, 'registry.sqlite'), { readonly: true });
   t.after(() => db.close());
   assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-  const applied = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{ version: number }>;
-  assert.deepEqual(applied.map((row) => row.version), migrations.map((migration) => migration.version));
+  const applied = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{
+    version: number;
+  }>;
+  assert.deepEqual(
+    applied.map((row) => row.version),
+    migrations.map((migration) => migration.version),
+  );
 });

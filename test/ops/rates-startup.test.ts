@@ -14,14 +14,22 @@ test('starting with a RATES_FILE that is not ECB XML prints one clear line and e
   await eventually('the process exiting', async () => service.child.exitCode !== null);
   assert.equal(service.child.exitCode, 1);
   const stderr = service.stderr();
-  assert.match(stderr, new RegExp(`^The service could not start: RATES_FILE ${ratesFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not in the ECB euro reference rates format .*: it is not well-formed XML`));
+  assert.match(
+    stderr,
+    new RegExp(
+      `^The service could not start: RATES_FILE ${ratesFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not in the ECB euro reference rates format .*: it is not well-formed XML`,
+    ),
+  );
   assert.equal(stderr.trim().split('\n').length, 1, `one line, no stack trace: ${stderr}`);
   assert.equal(fs.existsSync(dataDir), false, 'no database was created');
 });
 
 test('the started process converts with the bundled ECB rates', async (t) => {
   const service = await startService(t, tempDataDir(t), { LOG_LEVEL: 'warn' });
-  const response = await request(service, { path: '/v2/convert?from=EUR&to=USD&amount=100', headers: await authorize(service) });
+  const response = await request(service, {
+    path: '/v2/convert?from=EUR&to=USD&amount=100',
+    headers: await authorize(service),
+  });
   assert.equal(response.status, 200);
   assert.equal(JSON.parse(response.body).conversion.rateDate, '2022-07-08');
 });

@@ -27,7 +27,11 @@ test('each route, method and status is its own series', async () => {
   metric.observerFor('/v1/dogs')('GET', 404, 0.001);
   metric.observerFor('/v1/owners')('POST', 200, 0.001);
   const text = await registry.metrics();
-  for (const labels of ['method="GET",route="/v1/dogs",status="200"', 'method="GET",route="/v1/dogs",status="404"', 'method="POST",route="/v1/owners",status="200"']) {
+  for (const labels of [
+    'method="GET",route="/v1/dogs",status="200"',
+    'method="GET",route="/v1/dogs",status="404"',
+    'method="POST",route="/v1/owners",status="200"',
+  ]) {
     assert.ok(text.includes(`req_seconds_count{${labels}} 1`), labels);
   }
 });

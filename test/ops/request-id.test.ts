@@ -12,7 +12,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A storage whose listing fails the way a driver does: a plain Error with internal details. */
 class BrokenStorage extends SqliteStorage {
   override async listJson(): Promise<JsonPage> {
-    throw new Error('SQLITE_IOERR_SHORT_READ: disk I/O error reading /srv/secret/registry.sqlite in SqliteStorage.listJson');
+    throw new Error(
+      'SQLITE_IOERR_SHORT_READ: disk I/O error reading /srv/secret/registry.sqlite in SqliteStorage.listJson',
+    );
   }
 }
 
@@ -84,7 +86,10 @@ test('a 500 gives a generic message quoting the request id, code 9000, and logs 
   const { token } = await newAccount(app, storage);
 
   for (const given of [undefined, 'support-case-77']) {
-    const response = await app.inject({ url: '/v1/dogs', headers: { authorization: `Bearer ${token}`, ...(given ? { 'x-request-id': given } : {}) } });
+    const response = await app.inject({
+      url: '/v1/dogs',
+      headers: { authorization: `Bearer ${token}`, ...(given ? { 'x-request-id': given } : {}) },
+    });
     assert.equal(response.statusCode, 500);
     const id = String(response.headers['x-request-id']);
     if (given) assert.equal(id, given);
@@ -109,7 +114,10 @@ test('a suppressed 500 answers 200 and still quotes the request id', async (t) =
   const app = await buildApp(loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent' }), { storage, logger: false });
   const { token } = await newAccount(app, storage);
   t.after(() => app.close());
-  const response = await app.inject({ url: '/v1/dogs?suppress_response_codes=true', headers: { authorization: `Bearer ${token}` } });
+  const response = await app.inject({
+    url: '/v1/dogs?suppress_response_codes=true',
+    headers: { authorization: `Bearer ${token}` },
+  });
   assert.equal(response.statusCode, 200);
   const body = response.json();
   assert.equal(body.response_code, '500');

@@ -6,12 +6,22 @@ import path from 'node:path';
 import { eventually, spawnService, tempDataDir } from './process-helper.js';
 
 const cases: Array<{ why: string; env: Record<string, string>; says: RegExp[] }> = [
-  { why: 'PORT=abc', env: { PORT: 'abc' }, says: [/^Invalid configuration: PORT must be a whole number from 0 to 65535, but it is "abc"\./] },
+  {
+    why: 'PORT=abc',
+    env: { PORT: 'abc' },
+    says: [/^Invalid configuration: PORT must be a whole number from 0 to 65535, but it is "abc"\./],
+  },
   {
     // Port 1 on loopback: nothing listens there, so the connection is refused at once.
     why: 'a DATABASE_URL whose PostgreSQL cannot be reached',
     env: { PORT: '0', DATABASE_URL: 'postgres://registry:s3cret-word@127.0.0.1:1/registry' },
-    says: [/^The service could not start: /, /DATABASE_URL is set/, /PostgreSQL database at postgres:\/\/registry:\*\*\*@127\.0\.0\.1:1\/registry/, /ECONNREFUSED/, /^(?!.*s3cret-word)/s],
+    says: [
+      /^The service could not start: /,
+      /DATABASE_URL is set/,
+      /PostgreSQL database at postgres:\/\/registry:\*\*\*@127\.0\.0\.1:1\/registry/,
+      /ECONNREFUSED/,
+      /^(?!.*s3cret-word)/s,
+    ],
   },
 ];
 

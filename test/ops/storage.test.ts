@@ -17,7 +17,11 @@ test('without DATABASE_URL the storage is SQLite in DATA_DIR/registry.sqlite, in
   assert.ok(fs.existsSync(file), 'the database file is created under DATA_DIR');
   const intruder = new Database(file, { timeout: 50 });
   t.after(() => intruder.close());
-  assert.throws(() => intruder.prepare('SELECT count(*) FROM dogs').get(), /locked|busy/i, 'a second process is kept out while the service runs');
+  assert.throws(
+    () => intruder.prepare('SELECT count(*) FROM dogs').get(),
+    /locked|busy/i,
+    'a second process is kept out while the service runs',
+  );
   await storage.close();
   const db = new Database(file, { readonly: true });
   t.after(() => db.close());
@@ -34,8 +38,13 @@ test('migrations run on start and running them again on the same DATA_DIR change
 
   const db = new Database(path.join(dataDir, 'registry.sqlite'), { readonly: true });
   t.after(() => db.close());
-  const applied = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{ version: number }>;
-  assert.deepEqual(applied.map((row) => row.version), migrations.map((migration) => migration.version));
+  const applied = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{
+    version: number;
+  }>;
+  assert.deepEqual(
+    applied.map((row) => row.version),
+    migrations.map((migration) => migration.version),
+  );
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'dogs'").all();
   assert.equal(tables.length, 1);
 });
@@ -43,14 +52,20 @@ test('migrations run on start and running them again on the same DATA_DIR change
 test('a DATABASE_URL whose PostgreSQL cannot be reached fails with a clear message, without the password, before anything is written', async (t) => {
   const dataDir = path.join(tempDataDir(t), 'untouched');
   const port = await freePort();
-  await assert.rejects(createStorage({ dataDir, databaseUrl: `postgres://registry:s3cret-word@127.0.0.1:${port}/registry` }), (error: unknown) => {
-    assert.ok(error instanceof Error);
-    assert.match(error.message, /DATABASE_URL/);
-    assert.match(error.message, new RegExp(`PostgreSQL database at postgres://registry:\\*\\*\\*@127\\.0\\.0\\.1:${port}/registry`));
-    assert.match(error.message, /ECONNREFUSED/);
-    assert.match(error.message, /unset DATABASE_URL/);
-    assert.doesNotMatch(error.message, /s3cret-word/);
-    return true;
-  });
+  await assert.rejects(
+    createStorage({ dataDir, databaseUrl: `postgres://registry:s3cret-word@127.0.0.1:${port}/registry` }),
+    (error: unknown) => {
+      assert.ok(error instanceof Error);
+      assert.match(error.message, /DATABASE_URL/);
+      assert.match(
+        error.message,
+        new RegExp(`PostgreSQL database at postgres://registry:\\*\\*\\*@127\\.0\\.0\\.1:${port}/registry`),
+      );
+      assert.match(error.message, /ECONNREFUSED/);
+      assert.match(error.message, /unset DATABASE_URL/);
+      assert.doesNotMatch(error.message, /s3cret-word/);
+      return true;
+    },
+  );
   assert.equal(fs.existsSync(dataDir), false);
 });

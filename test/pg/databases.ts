@@ -12,7 +12,9 @@ import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js'
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
 /** Why a PostgreSQL-only test is skipped, or false when it runs. */
-export const skipWithoutPostgres: string | false = TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL (npm test starts a PostgreSQL)';
+export const skipWithoutPostgres: string | false = TEST_DATABASE_URL
+  ? false
+  : 'needs TEST_DATABASE_URL (npm test starts a PostgreSQL)';
 
 export interface TestDatabase {
   /** The schema that holds this test's tables. */
@@ -34,7 +36,11 @@ export async function createDatabase(): Promise<TestDatabase> {
   await pool.query(`CREATE SCHEMA ${schema}`);
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { schema, url: url.toString(), drop: async () => void (await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)) };
+  return {
+    schema,
+    url: url.toString(),
+    drop: async () => void (await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
+  };
 }
 
 /** A migrated storage on an empty database of its own. */

@@ -9,32 +9,48 @@ import { introspectPostgres } from './postgres-schema.js';
 
 const skip = skipWithoutPostgres;
 
-test('the migrated PostgreSQL schema has every table, column, search index and index the definitions imply', { skip }, async (t) => {
-  const { storage, database } = await createPostgresStorage();
-  t.after(async () => {
-    await storage.close();
-    await database.drop();
-  });
-  const actual = await introspectPostgres(database.url);
-  const expected = expectedSchema(resources, 'postgres');
-  assert.deepEqual(compareSchema(expected, actual), []);
-  // Every resource of the registry and every link table (the search index is part of a resource's table here).
-  assert.deepEqual(expected.map((table) => table.name).sort(), resources.map((def) => def.name).concat(linkTables.map((link) => link.table)).sort());
+test(
+  'the migrated PostgreSQL schema has every table, column, search index and index the definitions imply',
+  { skip },
+  async (t) => {
+    const { storage, database } = await createPostgresStorage();
+    t.after(async () => {
+      await storage.close();
+      await database.drop();
+    });
+    const actual = await introspectPostgres(database.url);
+    const expected = expectedSchema(resources, 'postgres');
+    assert.deepEqual(compareSchema(expected, actual), []);
+    // Every resource of the registry and every link table (the search index is part of a resource's table here).
+    assert.deepEqual(
+      expected.map((table) => table.name).sort(),
+      resources
+        .map((def) => def.name)
+        .concat(linkTables.map((link) => link.table))
+        .sort(),
+    );
 
-  // The same comparison fails for a definition that gains a filter, a field or a reference without a migration.
-  const changed = resources.map((def) => (def.name !== 'foods' ? def : {
-    ...def,
-    fields: { ...def.fields, makerId: { kind: 'ref' as const, ref: 'owners', description: 'maker' } },
-    filters: { ...def.filters, name: 'name' },
-  }));
-  assert.deepEqual(compareSchema(expectedSchema(changed, 'postgres'), actual), [
-    'column foods.maker_id is missing',
-    'foods has no index on (tenant_id, maker_id, seq) for the reference foods.makerId',
-    'foods has no index on (tenant_id, lower(name), seq) for the filter foods?name',
-  ]);
-  // Without its GIN index a resource's search would scan the table.
-  const withoutSearch = new Map(actual);
-  const dogsTable = actual.get('dogs')!;
-  withoutSearch.set('dogs', { ...dogsTable, indexes: dogsTable.indexes.filter((index) => index.method !== 'gin') });
-  assert.deepEqual(compareSchema(expected, withoutSearch), ['dogs has no index on (search_vector) using gin for the search (q) of dogs']);
-});
+    // The same comparison fails for a definition that gains a filter, a field or a reference without a migration.
+    const changed = resources.map((def) =>
+      def.name !== 'foods'
+        ? def
+        : {
+            ...def,
+            fields: { ...def.fields, makerId: { kind: 'ref' as const, ref: 'owners', description: 'maker' } },
+            filters: { ...def.filters, name: 'name' },
+          },
+    );
+    assert.deepEqual(compareSchema(expectedSchema(changed, 'postgres'), actual), [
+      'column foods.maker_id is missing',
+      'foods has no index on (tenant_id, maker_id, seq) for the reference foods.makerId',
+      'foods has no index on (tenant_id, lower(name), seq) for the filter foods?name',
+    ]);
+    // Without its GIN index a resource's search would scan the table.
+    const withoutSearch = new Map(actual);
+    const dogsTable = actual.get('dogs')!;
+    withoutSearch.set('dogs', { ...dogsTable, indexes: dogsTable.indexes.filter((index) => index.method !== 'gin') });
+    assert.deepEqual(compareSchema(expected, withoutSearch), [
+      'dogs has no index on (search_vector) using gin for the search (q) of dogs',
+    ]);
+  },
+);

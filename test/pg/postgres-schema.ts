@@ -21,16 +21,27 @@ export async function introspectPostgres(url: string): Promise<ActualSchema> {
   await client.connect();
   try {
     const columns = await client.query<[string, string, boolean]>({ text: COLUMNS, rowMode: 'array' });
-    const indexes = await client.query<[string, string, boolean, string, string[]]>({ text: INDEXES, rowMode: 'array' });
-    const schema = new Map<string, { columns: Map<string, { notNull: boolean }>; indexes: Array<ActualTable['indexes'][number]> }>();
+    const indexes = await client.query<[string, string, boolean, string, string[]]>({
+      text: INDEXES,
+      rowMode: 'array',
+    });
+    const schema = new Map<
+      string,
+      { columns: Map<string, { notNull: boolean }>; indexes: Array<ActualTable['indexes'][number]> }
+    >();
     const tableOf = (name: string) => {
       let table = schema.get(name);
-      if (!table) schema.set(name, table = { columns: new Map(), indexes: [] });
+      if (!table) schema.set(name, (table = { columns: new Map(), indexes: [] }));
       return table;
     };
     for (const [table, column, notNull] of columns.rows) tableOf(table).columns.set(column, { notNull });
     for (const [table, name, unique, method, keys] of indexes.rows) {
-      tableOf(table).indexes.push({ name, unique, method, columns: keys.map((key) => key.replace(/\s+/g, '').toLowerCase()) });
+      tableOf(table).indexes.push({
+        name,
+        unique,
+        method,
+        columns: keys.map((key) => key.replace(/\s+/g, '').toLowerCase()),
+      });
     }
     return schema;
   } finally {

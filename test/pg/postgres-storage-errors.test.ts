@@ -41,38 +41,50 @@ async function driverError(sql: string): Promise<unknown> {
   throw new Error(`${sql} did not fail`);
 }
 
-test('postgresFailure: connection errors and shutdowns are unavailable, too many connections busy, SQL errors unchanged', { skip }, async () => {
-  const terminated = await driverError('SELECT pg_terminate_backend(pg_backend_pid())');
-  assert.equal((terminated as { code?: string }).code, '57P01');
-  const refused = await new pg.Client({ connectionString: await deadUrl() }).connect().then(() => undefined, (error: unknown) => error);
-  const syntax = await driverError('SELEC 1');
-  const cases: Array<[unknown, string | undefined]> = [
-    [terminated, 'unavailable'],
-    [refused, 'unavailable'],
-    [new Error('Connection terminated unexpectedly'), 'unavailable'],
-    [new Error('timeout exceeded when trying to connect'), 'unavailable'],
-    [Object.assign(new pg.DatabaseError('sorry, too many clients already', 0, 'error'), { code: '53300' }), 'busy'],
-    [Object.assign(new pg.DatabaseError('could not connect', 0, 'error'), { code: '08006' }), 'unavailable'],
-    [Object.assign(new pg.DatabaseError('bind message has 1 parameters', 0, 'error'), { code: '08P01' }), undefined],
-    [syntax, undefined],
-    [new ApiError('referenceNotFound', 'no such owner'), undefined],
-  ];
-  for (const [error, kind] of cases) {
-    const classified = postgresFailure(error);
-    if (kind === undefined) assert.equal(classified, error);
-    else {
-      assert.ok(classified instanceof StorageError, `${String(error)} is a StorageError`);
-      assert.equal(classified.kind, kind);
+test(
+  'postgresFailure: connection errors and shutdowns are unavailable, too many connections busy, SQL errors unchanged',
+  { skip },
+  async () => {
+    const terminated = await driverError('SELECT pg_terminate_backend(pg_backend_pid())');
+    assert.equal((terminated as { code?: string }).code, '57P01');
+    const refused = await new pg.Client({ connectionString: await deadUrl() }).connect().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const syntax = await driverError('SELEC 1');
+    const cases: Array<[unknown, string | undefined]> = [
+      [terminated, 'unavailable'],
+      [refused, 'unavailable'],
+      [new Error('Connection terminated unexpectedly'), 'unavailable'],
+      [new Error('timeout exceeded when trying to connect'), 'unavailable'],
+      [Object.assign(new pg.DatabaseError('sorry, too many clients already', 0, 'error'), { code: '53300' }), 'busy'],
+      [Object.assign(new pg.DatabaseError('could not connect', 0, 'error'), { code: '08006' }), 'unavailable'],
+      [Object.assign(new pg.DatabaseError('bind message has 1 parameters', 0, 'error'), { code: '08P01' }), undefined],
+      [syntax, undefined],
+      [new ApiError('referenceNotFound', 'no such owner'), undefined],
+    ];
+    for (const [error, kind] of cases) {
+      const classified = postgresFailure(error);
+      if (kind === undefined) assert.equal(classified, error);
+      else {
+        assert.ok(classified instanceof StorageError, `${String(error)} is a StorageError`);
+        assert.equal(classified.kind, kind);
+      }
     }
-  }
-});
+  },
+);
 
 test('a PostgreSQL server that cannot be reached answers 500 with the retryable 9002', { skip }, async (t) => {
   const storage = new PostgresStorage(await deadUrl());
   const app = await buildApp(loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent' }), { storage, logger: false });
   t.after(() => app.close());
   for (const method of ['GET', 'POST'] as const) {
-    const response = await app.inject({ method, url: '/v2/dogs', headers: { authorization: 'Bearer some-token' }, payload: method === 'POST' ? { name: 'Rex' } : undefined });
+    const response = await app.inject({
+      method,
+      url: '/v2/dogs',
+      headers: { authorization: 'Bearer some-token' },
+      payload: method === 'POST' ? { name: 'Rex' } : undefined,
+    });
     assert.equal(response.statusCode, 500);
     const body = response.json();
     assert.equal(body.code, 9002);
@@ -93,7 +105,11 @@ test('a closed PostgreSQL storage answers 500 with 9002 for reads and writes', {
   // The first request caches the token (5 s), so later ones reach the operation's own queries.
   assert.equal((await app.inject({ url: '/v2/dogs', headers })).statusCode, 200);
   await storage.close();
-  for (const request of [{ url: '/v2/dogs' }, { url: '/v2/dogs/some-id' }, { method: 'POST' as const, url: '/v2/dogs', payload: { name: 'Rex' } }]) {
+  for (const request of [
+    { url: '/v2/dogs' },
+    { url: '/v2/dogs/some-id' },
+    { method: 'POST' as const, url: '/v2/dogs', payload: { name: 'Rex' } },
+  ]) {
     const response = await app.inject({ ...request, headers });
     assert.equal(response.statusCode, 500, `${request.url}: ${response.body}`);
     assert.equal(response.json().code, 9002);

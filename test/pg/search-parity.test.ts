@@ -40,12 +40,70 @@ const DATA: Array<[ResourceDef, WriteValues, TenantScope?]> = [
 ];
 
 const QUERIES = [
-  'rex', 'Rex', 'REX', 'r', 'rexf', 'rex oslo', 'oslo rex', 'rex tromso', 'rex junior', 'junior rex',
-  'tromso', 'Tromsø', 'TROMSØ', 'tro', 'troms', 'bodo', 'brown', 'brown white', 'white', 'strasse', 'Straße', 'strass', '5',
-  'aeroskobing', 'Ærø', 'aero', 'lucja', 'Łucja', 'krakow', 'dabel', 'dakovo', 'đakovo', '東京', '東', '京',
-  'r2d2', 'r2', 'd2', 'ilik', 'ılık', 'istanbul', 'ivory', 'oedipe', 'œdipe', 'cafe', 'creme', 'café crème', 'montreal',
-  'full', 'ｆｕｌｌ', 'width', 'example com', 'ann@example.com', 'ann', 'puppy', 'acme 3000', '3000', '300', 'dr lund',
-  'oslo dyreklinikk', 'o', 'nothing', 'rex nothing', 'other',
+  'rex',
+  'Rex',
+  'REX',
+  'r',
+  'rexf',
+  'rex oslo',
+  'oslo rex',
+  'rex tromso',
+  'rex junior',
+  'junior rex',
+  'tromso',
+  'Tromsø',
+  'TROMSØ',
+  'tro',
+  'troms',
+  'bodo',
+  'brown',
+  'brown white',
+  'white',
+  'strasse',
+  'Straße',
+  'strass',
+  '5',
+  'aeroskobing',
+  'Ærø',
+  'aero',
+  'lucja',
+  'Łucja',
+  'krakow',
+  'dabel',
+  'dakovo',
+  'đakovo',
+  '東京',
+  '東',
+  '京',
+  'r2d2',
+  'r2',
+  'd2',
+  'ilik',
+  'ılık',
+  'istanbul',
+  'ivory',
+  'oedipe',
+  'œdipe',
+  'cafe',
+  'creme',
+  'café crème',
+  'montreal',
+  'full',
+  'ｆｕｌｌ',
+  'width',
+  'example com',
+  'ann@example.com',
+  'ann',
+  'puppy',
+  'acme 3000',
+  '3000',
+  '300',
+  'dr lund',
+  'oslo dyreklinikk',
+  'o',
+  'nothing',
+  'rex nothing',
+  'other',
 ];
 
 /** The same data written in the same order into an in-memory SQLite and a fresh PostgreSQL database. */
@@ -61,62 +119,111 @@ async function bothBackends(t: TestContext): Promise<Array<[string, Storage]>> {
   for (const storage of [sqlite, postgres]) {
     for (const [def, values, owner] of DATA) await storage.create(def, owner ?? scope, values);
   }
-  return [['sqlite', sqlite], ['postgres', postgres]];
+  return [
+    ['sqlite', sqlite],
+    ['postgres', postgres],
+  ];
 }
 
-async function names(storage: Storage, def: ResourceDef, options: { q?: string; filters?: Filter[]; sort?: Sort; in?: Scope }): Promise<string[]> {
-  const page = await storage.list(def, options.in ?? scope, { filters: options.filters ?? [], q: options.q, sort: options.sort, limit: 100, offset: 0 });
+async function names(
+  storage: Storage,
+  def: ResourceDef,
+  options: { q?: string; filters?: Filter[]; sort?: Sort; in?: Scope },
+): Promise<string[]> {
+  const page = await storage.list(def, options.in ?? scope, {
+    filters: options.filters ?? [],
+    q: options.q,
+    sort: options.sort,
+    limit: 100,
+    offset: 0,
+  });
   return page.items.map((item) => String(item.name));
 }
 
-test('every query finds the same items on SQLite and PostgreSQL, resource by resource and in the global search', { skip: skipWithoutPostgres }, async (t) => {
-  const [[, sqlite], [, postgres]] = await bothBackends(t);
-  for (const q of QUERIES) {
-    for (const def of resources) {
-      const expected = (await names(sqlite!, def, { q })).sort();
-      assert.deepEqual((await names(postgres!, def, { q })).sort(), expected, `${def.name}?q=${q}`);
-      assert.equal(await postgres!.count(def, scope, { filters: [], q }), expected.length, `${def.name}/count?q=${q}`);
+test(
+  'every query finds the same items on SQLite and PostgreSQL, resource by resource and in the global search',
+  { skip: skipWithoutPostgres },
+  async (t) => {
+    const [[, sqlite], [, postgres]] = await bothBackends(t);
+    for (const q of QUERIES) {
+      for (const def of resources) {
+        const expected = (await names(sqlite!, def, { q })).sort();
+        assert.deepEqual((await names(postgres!, def, { q })).sort(), expected, `${def.name}?q=${q}`);
+        assert.equal(
+          await postgres!.count(def, scope, { filters: [], q }),
+          expected.length,
+          `${def.name}/count?q=${q}`,
+        );
+      }
+      const search = async (storage: Storage) =>
+        (await storage.search(scope, { q, types: resources, limit: 100, offset: 0 })).hits
+          .map((hit) => `${hit.def.singular}:${String(hit.item.name)}`)
+          .sort();
+      assert.deepEqual(await search(postgres!), await search(sqlite!), `/search?q=${q}`);
     }
-    const search = async (storage: Storage) => (await storage.search(scope, { q, types: resources, limit: 100, offset: 0 })).hits
-      .map((hit) => `${hit.def.singular}:${String(hit.item.name)}`).sort();
-    assert.deepEqual(await search(postgres!), await search(sqlite!), `/search?q=${q}`);
-  }
-});
+  },
+);
 
-test('the folding is the service\'s own: Tromsø by tromso, prefixes, every word, never another tenant', { skip: skipWithoutPostgres }, async (t) => {
-  for (const [backend, storage] of await bothBackends(t)) {
-    const found = (q: string, def: ResourceDef = dogs) => names(storage, def, { q }).then((list) => list.sort());
-    assert.deepEqual(await found('tromso'), ['Rex', 'ＦＵＬＬ Width'], backend);
-    assert.deepEqual(await found('TROMSØ', owners), ['Rex Owner'], `${backend}: the email's words are searched`);
-    assert.deepEqual(await found('rex'), ['Rex', 'Rexford', 'rex junior'], `${backend}: exact or prefix`);
-    assert.deepEqual(await found('rex oslo'), ['Rexford', 'rex junior'], `${backend}: every word must match`);
-    assert.deepEqual(await found('strasse'), ['Max'], `${backend}: ß is ss`);
-    assert.deepEqual(await found('aeroskobing'), ['Bella'], `${backend}: æ is ae, ø is o`);
-    assert.deepEqual(await found('d2'), [], `${backend}: a word matches from its start only`);
-    assert.deepEqual(await found('full'), ['ＦＵＬＬ Width'], `${backend}: NFKD folds full-width letters`);
-    assert.deepEqual(await found('other'), [], `${backend}: another tenant's dog is not found`);
-  }
-});
+test(
+  "the folding is the service's own: Tromsø by tromso, prefixes, every word, never another tenant",
+  { skip: skipWithoutPostgres },
+  async (t) => {
+    for (const [backend, storage] of await bothBackends(t)) {
+      const found = (q: string, def: ResourceDef = dogs) => names(storage, def, { q }).then((list) => list.sort());
+      assert.deepEqual(await found('tromso'), ['Rex', 'ＦＵＬＬ Width'], backend);
+      assert.deepEqual(await found('TROMSØ', owners), ['Rex Owner'], `${backend}: the email's words are searched`);
+      assert.deepEqual(await found('rex'), ['Rex', 'Rexford', 'rex junior'], `${backend}: exact or prefix`);
+      assert.deepEqual(await found('rex oslo'), ['Rexford', 'rex junior'], `${backend}: every word must match`);
+      assert.deepEqual(await found('strasse'), ['Max'], `${backend}: ß is ss`);
+      assert.deepEqual(await found('aeroskobing'), ['Bella'], `${backend}: æ is ae, ø is o`);
+      assert.deepEqual(await found('d2'), [], `${backend}: a word matches from its start only`);
+      assert.deepEqual(await found('full'), ['ＦＵＬＬ Width'], `${backend}: NFKD folds full-width letters`);
+      assert.deepEqual(await found('other'), [], `${backend}: another tenant's dog is not found`);
+    }
+  },
+);
 
-test('filters compare case-insensitively and sorts order alike, nulls first, ties in creation order', { skip: skipWithoutPostgres }, async (t) => {
-  const [[, sqlite], [, postgres]] = await bothBackends(t);
-  const cases: Array<{ def: ResourceDef; filters?: Filter[]; sort?: Sort; q?: string }> = [
-    { def: dogs, sort: { field: 'name', descending: false } },
-    { def: dogs, sort: { field: 'name', descending: true } },
-    { def: dogs, sort: { field: 'furColor', descending: false } },
-    { def: dogs, sort: { field: 'furColor', descending: true } },
-    { def: dogs, sort: { field: 'location', descending: false } },
-    { def: dogs, filters: [{ field: 'furColor', values: ['brown'] }] },
-    { def: dogs, filters: [{ field: 'furColor', values: ['grey', 'white'] }], sort: { field: 'name', descending: false } },
-    { def: dogs, filters: [{ field: 'location', values: ['oslo', 'tromsø'] }, { field: 'furColor', values: ['brown', 'black'] }] },
-    { def: dogs, filters: [{ field: 'state', values: ['adoptable'], exact: true }], q: 'rex' },
-    { def: veterinarians, filters: [{ field: 'clinic', values: ['oslo dyreklinikk'] }] },
-    { def: owners, sort: { field: 'email', descending: true } },
-  ];
-  for (const options of cases) {
-    assert.deepEqual(await names(postgres!, options.def, options), await names(sqlite!, options.def, options), JSON.stringify(options));
-  }
-  const adoptable = { filters: [{ field: 'state', values: ['adoptable'], exact: true }], in: PUBLIC_SCOPE };
-  assert.deepEqual(await names(postgres!, dogs, adoptable), ['Rex', 'Bella', 'Other tenant Rex'], 'the open listing sees every tenant');
-  assert.deepEqual(await names(sqlite!, dogs, adoptable), ['Rex', 'Bella', 'Other tenant Rex']);
-});
+test(
+  'filters compare case-insensitively and sorts order alike, nulls first, ties in creation order',
+  { skip: skipWithoutPostgres },
+  async (t) => {
+    const [[, sqlite], [, postgres]] = await bothBackends(t);
+    const cases: Array<{ def: ResourceDef; filters?: Filter[]; sort?: Sort; q?: string }> = [
+      { def: dogs, sort: { field: 'name', descending: false } },
+      { def: dogs, sort: { field: 'name', descending: true } },
+      { def: dogs, sort: { field: 'furColor', descending: false } },
+      { def: dogs, sort: { field: 'furColor', descending: true } },
+      { def: dogs, sort: { field: 'location', descending: false } },
+      { def: dogs, filters: [{ field: 'furColor', values: ['brown'] }] },
+      {
+        def: dogs,
+        filters: [{ field: 'furColor', values: ['grey', 'white'] }],
+        sort: { field: 'name', descending: false },
+      },
+      {
+        def: dogs,
+        filters: [
+          { field: 'location', values: ['oslo', 'tromsø'] },
+          { field: 'furColor', values: ['brown', 'black'] },
+        ],
+      },
+      { def: dogs, filters: [{ field: 'state', values: ['adoptable'], exact: true }], q: 'rex' },
+      { def: veterinarians, filters: [{ field: 'clinic', values: ['oslo dyreklinikk'] }] },
+      { def: owners, sort: { field: 'email', descending: true } },
+    ];
+    for (const options of cases) {
+      assert.deepEqual(
+        await names(postgres!, options.def, options),
+        await names(sqlite!, options.def, options),
+        JSON.stringify(options),
+      );
+    }
+    const adoptable = { filters: [{ field: 'state', values: ['adoptable'], exact: true }], in: PUBLIC_SCOPE };
+    assert.deepEqual(
+      await names(postgres!, dogs, adoptable),
+      ['Rex', 'Bella', 'Other tenant Rex'],
+      'the open listing sees every tenant',
+    );
+    assert.deepEqual(await names(sqlite!, dogs, adoptable), ['Rex', 'Bella', 'Other tenant Rex']);
+  },
+);

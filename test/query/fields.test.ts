@@ -7,8 +7,19 @@ const accepted: Array<[string, FieldNode[]]> = [
   ['name,furColor', [{ name: 'name' }, { name: 'furColor' }]],
   [' name , id ', [{ name: 'name' }, { name: 'id' }]],
   ['name,dogs(name)', [{ name: 'name' }, { name: 'dogs', children: [{ name: 'name' }] }]],
-  ['dogs(name,foods(brand))', [{ name: 'dogs', children: [{ name: 'name' }, { name: 'foods', children: [{ name: 'brand' }] }] }]],
-  ['a(b(c(d(e))))', [{ name: 'a', children: [{ name: 'b', children: [{ name: 'c', children: [{ name: 'd', children: [{ name: 'e' }] }] }] }] }]],
+  [
+    'dogs(name,foods(brand))',
+    [{ name: 'dogs', children: [{ name: 'name' }, { name: 'foods', children: [{ name: 'brand' }] }] }],
+  ],
+  [
+    'a(b(c(d(e))))',
+    [
+      {
+        name: 'a',
+        children: [{ name: 'b', children: [{ name: 'c', children: [{ name: 'd', children: [{ name: 'e' }] }] }] }],
+      },
+    ],
+  ],
   ['name,name', [{ name: 'name' }]],
   ['dogs(name),dogs(id)', [{ name: 'dogs', children: [{ name: 'name' }, { name: 'id' }] }]],
 ];

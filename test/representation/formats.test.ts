@@ -5,9 +5,16 @@ import { serialize } from '../../src/representation/document.js';
 import { formatFromAccept, formatFromSuffix } from '../../src/representation/formats.js';
 
 const accepts: Array<[string | undefined, 'json' | 'xml']> = [
-  [undefined, 'json'], ['*/*', 'json'], ['application/json', 'json'], ['application/xml', 'xml'], ['text/xml', 'xml'],
-  ['text/html', 'json'], ['application/yaml', 'json'], ['application/xml;q=0.5, application/json', 'json'],
-  ['application/json;q=0.1, text/xml', 'xml'], ['TEXT/XML; charset=utf-8', 'xml'],
+  [undefined, 'json'],
+  ['*/*', 'json'],
+  ['application/json', 'json'],
+  ['application/xml', 'xml'],
+  ['text/xml', 'xml'],
+  ['text/html', 'json'],
+  ['application/yaml', 'json'],
+  ['application/xml;q=0.5, application/json', 'json'],
+  ['application/json;q=0.1, text/xml', 'xml'],
+  ['TEXT/XML; charset=utf-8', 'xml'],
 ];
 for (const [accept, format] of accepts) {
   test(`Accept ${JSON.stringify(accept)} selects ${format}`, () => assert.equal(formatFromAccept(accept), format));
@@ -28,11 +35,17 @@ test('XML escapes markup characters and renders null as an empty element', () =>
 
 test('XML renders arrays as sibling elements, keeping their order', () => {
   const xml = serialize('xml', { results: [{ dog: { name: 'a' } }, { owner: { name: 'b' } }, { dog: { name: 'c' } }] });
-  assert.match(xml, /<results><dog><name>a<\/name><\/dog><owner><name>b<\/name><\/owner><dog><name>c<\/name><\/dog><\/results>$/);
+  assert.match(
+    xml,
+    /<results><dog><name>a<\/name><\/dog><owner><name>b<\/name><\/owner><dog><name>c<\/name><\/dog><\/results>$/,
+  );
   assert.match(serialize('xml', { dogs: [] }), /<dogs><\/dogs>$/);
   assert.match(serialize('xml', { count: 42 }), /<count>42<\/count>$/);
 });
 
 test('JSON is the document as it is', () => {
-  assert.equal(serialize('json', { dogs: [{ dog: { name: 'Rex', ownerId: null } }] }), '{"dogs":[{"dog":{"name":"Rex","ownerId":null}}]}');
+  assert.equal(
+    serialize('json', { dogs: [{ dog: { name: 'Rex', ownerId: null } }] }),
+    '{"dogs":[{"dog":{"name":"Rex","ownerId":null}}]}',
+  );
 });

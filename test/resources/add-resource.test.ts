@@ -22,10 +22,15 @@ function documentedSteps(): Step[] {
   const section = doc.slice(start, doc.indexOf('\n## ', start + 1));
   const steps: Step[] = [];
   for (const [, tag, body] of section.matchAll(/^[ \t]*```ts[ \t]+([^\n]+)\n([\s\S]*?)\n[ \t]*```/gm)) {
-    const info = Object.fromEntries(tag!.trim().split(/\s+/).map((pair) => {
-      const [key, value = ''] = pair.split('=');
-      return [key!, value];
-    }));
+    const info = Object.fromEntries(
+      tag!
+        .trim()
+        .split(/\s+/)
+        .map((pair) => {
+          const [key, value = ''] = pair.split('=');
+          return [key!, value];
+        }),
+    );
     const lines = body!.split('\n');
     const indent = Math.min(...lines.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)![0].length));
     steps.push({ info, code: lines.map((line) => line.slice(indent)).join('\n') });
@@ -55,7 +60,11 @@ function apply(dir: string, { info, code }: Step): void {
   } else if ('migration' in info) {
     // The next version after the file's last one, whatever other migrations were added meanwhile.
     const next = Math.max(...[...text.matchAll(/version: (\d+)/g)].map((match) => Number(match[1]))) + 1;
-    const entry = code.replace(/version: \d+/, `version: ${next}`).split('\n').map((line) => (line ? `  ${line}` : line)).join('\n');
+    const entry = code
+      .replace(/version: \d+/, `version: ${next}`)
+      .split('\n')
+      .map((line) => (line ? `  ${line}` : line))
+      .join('\n');
     const end = text.lastIndexOf('\n];');
     text = `${text.slice(0, end)}\n${entry},${text.slice(end)}`;
   } else {
@@ -67,16 +76,23 @@ function apply(dir: string, { info, code }: Step): void {
 test('the documented steps add a working resource: schema on both backends, the API and its OpenAPI description', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'add-resource-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  for (const entry of ['src', 'test', 'rates', 'package.json', 'tsconfig.json']) fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  for (const entry of ['src', 'test', 'rates', 'package.json', 'tsconfig.json'])
+    fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 
   const steps = documentedSteps();
-  assert.deepEqual(steps.map((step) => Object.keys(step.info)[0]), ['new-file', 'declare-before', 'add-to', 'import', 'add-to', 'migration', 'migration']);
+  assert.deepEqual(
+    steps.map((step) => Object.keys(step.info)[0]),
+    ['new-file', 'declare-before', 'add-to', 'import', 'add-to', 'migration', 'migration'],
+  );
   for (const step of steps) apply(dir, step);
 
   // The new definition and the edited files type-check as written in the docs.
   await run(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: dir });
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/resources/new-resource-check.ts'], { cwd: dir, env: process.env });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/resources/new-resource-check.ts'], {
+    cwd: dir,
+    env: process.env,
+  });
   assert.match(stdout, /toys on sqlite: schema, create, list, read, update, delete and OpenAPI ok/);
   if (process.env.TEST_DATABASE_URL) assert.match(stdout, /toys on postgres: .* ok/);
 });

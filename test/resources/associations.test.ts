@@ -15,7 +15,12 @@ test('a dog points to an owner and a veterinarian, and eats foods written as foo
   const vet = await create(api, 'veterinarians', { name: 'Dr. Lund' });
   const chow = await create(api, 'foods', { name: 'Chow' });
   const bits = await create(api, 'foods', { name: 'Bits' });
-  const dog = await create(api, 'dogs', { name: 'Rex', ownerId: owner.id, veterinarianId: vet.id, foodIds: [chow.id, bits.id] });
+  const dog = await create(api, 'dogs', {
+    name: 'Rex',
+    ownerId: owner.id,
+    veterinarianId: vet.id,
+    foodIds: [chow.id, bits.id],
+  });
   assert.equal(dog.ownerId, owner.id);
   assert.equal(dog.veterinarianId, vet.id);
   assert.equal('foodIds' in dog, false, 'foodIds is write-only');
@@ -27,8 +32,16 @@ test('a dog points to an owner and a veterinarian, and eats foods written as foo
 
 test('a form body writes foodIds comma-separated, and a PUT replaces the whole set', async (t) => {
   const api = await build(t);
-  const foods = [await create(api, 'foods', { name: 'A' }), await create(api, 'foods', { name: 'B' }), await create(api, 'foods', { name: 'C' })];
-  const created = await api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'Rex', foodIds: `${foods[0]!.id}, ${foods[1]!.id}` } });
+  const foods = [
+    await create(api, 'foods', { name: 'A' }),
+    await create(api, 'foods', { name: 'B' }),
+    await create(api, 'foods', { name: 'C' }),
+  ];
+  const created = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    form: { name: 'Rex', foodIds: `${foods[0]!.id}, ${foods[1]!.id}` },
+  });
   const dog = created.json().dog;
   assert.deepEqual(await ids(api, `/v1/dogs/${dog.id}/foods`), [foods[0]!.id, foods[1]!.id]);
   await api.request({ method: 'PUT', url: `/v1/dogs/${dog.id}`, json: { foodIds: [foods[2]!.id] } });
@@ -55,7 +68,11 @@ test('a reference to a missing id is a 400 naming it, and changes nothing', asyn
     assert.equal(response.json().code, 3009);
     assert.match(response.json().message, message);
   }
-  const put = await api.request({ method: 'PUT', url: `/v1/dogs/${dog.id}`, json: { name: 'Max', foodIds: ['ghost'] } });
+  const put = await api.request({
+    method: 'PUT',
+    url: `/v1/dogs/${dog.id}`,
+    json: { name: 'Max', foodIds: ['ghost'] },
+  });
   assert.equal(put.statusCode, 400);
   assert.equal((await api.request({ url: `/v1/dogs/${dog.id}` })).json().dog.name, 'Rex');
   assert.deepEqual(await ids(api, `/v1/dogs/${dog.id}/foods`), [food.id]);

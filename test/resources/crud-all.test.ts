@@ -3,12 +3,27 @@ import assert from 'node:assert/strict';
 import { build } from '../helper.js';
 
 const cases = [
-  { name: 'owners', singular: 'owner', create: { name: 'Ann', email: 'ann@example.com', location: 'Oslo' }, filter: ['location', 'OSLO'],
-    fields: ['id', 'name', 'email', 'location', 'createdAt', 'updatedAt'] },
-  { name: 'veterinarians', singular: 'veterinarian', create: { name: 'Dr. Lund', clinic: 'Dyreklinikken', location: 'Bergen' }, filter: ['clinic', 'dyreklinikken'],
-    fields: ['id', 'name', 'clinic', 'location', 'createdAt', 'updatedAt'] },
-  { name: 'foods', singular: 'food', create: { name: 'Puppy Chow', brand: 'Purina' }, filter: ['brand', 'PURINA'],
-    fields: ['id', 'name', 'brand', 'createdAt', 'updatedAt'] },
+  {
+    name: 'owners',
+    singular: 'owner',
+    create: { name: 'Ann', email: 'ann@example.com', location: 'Oslo' },
+    filter: ['location', 'OSLO'],
+    fields: ['id', 'name', 'email', 'location', 'createdAt', 'updatedAt'],
+  },
+  {
+    name: 'veterinarians',
+    singular: 'veterinarian',
+    create: { name: 'Dr. Lund', clinic: 'Dyreklinikken', location: 'Bergen' },
+    filter: ['clinic', 'dyreklinikken'],
+    fields: ['id', 'name', 'clinic', 'location', 'createdAt', 'updatedAt'],
+  },
+  {
+    name: 'foods',
+    singular: 'food',
+    create: { name: 'Puppy Chow', brand: 'Purina' },
+    filter: ['brand', 'PURINA'],
+    fields: ['id', 'name', 'brand', 'createdAt', 'updatedAt'],
+  },
 ] as const;
 
 for (const resource of cases) {
@@ -19,15 +34,23 @@ for (const resource of cases) {
     const item = created.json()[resource.singular];
     assert.deepEqual(Object.keys(item), resource.fields);
     assert.equal(created.headers.location, `${api.config.publicUrl}/v2/${resource.name}/${item.id}`);
-    assert.deepEqual((await api.request({ url: `/v1/${resource.name}/${item.id}` })).json(), { [resource.singular]: item });
+    assert.deepEqual((await api.request({ url: `/v1/${resource.name}/${item.id}` })).json(), {
+      [resource.singular]: item,
+    });
     const list = await api.request({ url: `/v1/${resource.name}?${resource.filter[0]}=${resource.filter[1]}` });
     assert.deepEqual(list.json(), { [resource.name]: [{ [resource.singular]: item }] });
     const xml = await api.request({ url: `/v1/${resource.name}.xml` });
     assert.match(xml.body, new RegExp(`<${resource.name}><${resource.singular}><id>${item.id}</id>`));
-    assert.deepEqual((await api.request({ url: `/v1/${resource.name}/count?${resource.filter[0]}=nomatch` })).json(), { count: 0 });
+    assert.deepEqual((await api.request({ url: `/v1/${resource.name}/count?${resource.filter[0]}=nomatch` })).json(), {
+      count: 0,
+    });
     const put = await api.request({ method: 'PUT', url: `/v1/${resource.name}/${item.id}`, json: { name: 'Renamed' } });
     assert.equal(put.json()[resource.singular].name, 'Renamed');
-    const unknown = await api.request({ method: 'PUT', url: `/v1/${resource.name}/${item.id}`, json: { furColor: 'x' } });
+    const unknown = await api.request({
+      method: 'PUT',
+      url: `/v1/${resource.name}/${item.id}`,
+      json: { furColor: 'x' },
+    });
     assert.equal(unknown.statusCode, 400);
     assert.equal(unknown.json().code, 3003);
     assert.equal((await api.request({ method: 'DELETE', url: `/v1/${resource.name}/${item.id}` })).statusCode, 200);
@@ -40,7 +63,9 @@ test('an owner email must be an address; blank clears it', async (t) => {
   const bad = await api.request({ method: 'POST', url: '/v1/owners', form: { name: 'Ann', email: 'not-an-address' } });
   assert.equal(bad.statusCode, 400);
   assert.equal(bad.json().code, 3007);
-  const owner = (await api.request({ method: 'POST', url: '/v1/owners', form: { name: 'Ann', email: ' ann@example.com ' } })).json().owner;
+  const owner = (
+    await api.request({ method: 'POST', url: '/v1/owners', form: { name: 'Ann', email: ' ann@example.com ' } })
+  ).json().owner;
   assert.equal(owner.email, 'ann@example.com');
   const cleared = await api.request({ method: 'PUT', url: `/v1/owners/${owner.id}`, form: { email: '' } });
   assert.equal(cleared.json().owner.email, null);
@@ -50,5 +75,8 @@ test('write-only id sets are not fields of a representation', async (t) => {
   const api = await build(t);
   const response = await api.request({ url: '/v1/owners?fields=veterinarianIds' });
   assert.equal(response.statusCode, 400);
-  assert.match(response.json().message, /Valid fields of owners: id, name, email, location, createdAt, updatedAt, dogs, veterinarians/);
+  assert.match(
+    response.json().message,
+    /Valid fields of owners: id, name, email, location, createdAt, updatedAt, dogs, veterinarians/,
+  );
 });

@@ -38,7 +38,7 @@ test('deleting a food deletes the dog_foods rows that hold it, and no other', as
   assert.deepEqual(await ids(api, `/v1/foods/${bits.id}/dogs`), []);
 });
 
-test('deleting a veterinarian deletes its owner_veterinarians rows and sets the dogs\' veterinarianId to null', async (t) => {
+test("deleting a veterinarian deletes its owner_veterinarians rows and sets the dogs' veterinarianId to null", async (t) => {
   const api = await build(t);
   const lund = await create(api, 'veterinarians', { name: 'Dr. Lund' });
   const berg = await create(api, 'veterinarians', { name: 'Dr. Berg' });
@@ -51,7 +51,11 @@ test('deleting a veterinarian deletes its owner_veterinarians rows and sets the 
   assert.deepEqual(await ids(api, `/v1/owners/${owner.id}/veterinarians`), [berg.id]);
   const rexNow = (await api.request({ url: `/v1/dogs/${rex.id}` })).json().dog;
   assert.deepEqual(rexNow, { ...rex, veterinarianId: null, updatedAt: rexNow.updatedAt });
-  assert.equal((await api.request({ url: `/v1/dogs/${max.id}` })).json().dog.veterinarianId, berg.id, 'other dogs keep theirs');
+  assert.equal(
+    (await api.request({ url: `/v1/dogs/${max.id}` })).json().dog.veterinarianId,
+    berg.id,
+    'other dogs keep theirs',
+  );
   assert.equal(await rowsHolding(api.storage, 'dogs', 'veterinarian_id', lund.id), 0);
 });
 

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { BASE, build, createItem as create } from '../helper.js';
 
 function kinds(body: { results: Array<Record<string, { name: string }>> }): string[] {
-  return body.results.map((entry) => { const [kind, item] = Object.entries(entry)[0]!; return `${kind}:${item.name}`; });
+  return body.results.map((entry) => {
+    const [kind, item] = Object.entries(entry)[0]!;
+    return `${kind}:${item.name}`;
+  });
 }
 
 test('/search finds dogs, owners, veterinarians and foods in the results envelope', async (t) => {
@@ -21,7 +24,10 @@ test('/search finds dogs, owners, veterinarians and foods in the results envelop
   assert.ok(['dog', 'owner', 'veterinarian', 'food'].includes(kind));
   assert.ok('id' in item && 'createdAt' in item);
   const xml = await api.request({ url: '/v1/search.xml?q=oslo&types=dogs,owners' });
-  assert.match(xml.body, /^<\?xml version="1.0" encoding="UTF-8"\?><results>(<dog>.*<\/dog><owner>.*<\/owner>|<owner>.*<\/owner><dog>.*<\/dog>)<\/results>$/);
+  assert.match(
+    xml.body,
+    /^<\?xml version="1.0" encoding="UTF-8"\?><results>(<dog>.*<\/dog><owner>.*<\/owner>|<owner>.*<\/owner><dog>.*<\/dog>)<\/results>$/,
+  );
 });
 
 test('/search ranks the best match first, and pages with limit, offset and Link without overlap', async (t) => {
@@ -35,7 +41,11 @@ test('/search ranks the best match first, and pages with limit, offset and Link 
   for (let offset = 0; offset < 3; offset += 1) {
     const page = await api.request({ url: `/v1/search?q=brown&limit=1&offset=${offset}` });
     pages.push(...kinds(page.json()));
-    if (offset < 2) assert.match(String(page.headers.link), new RegExp(`<${BASE}/v1/search\\?q=brown&limit=1&offset=${offset + 1}>; rel="next"`));
+    if (offset < 2)
+      assert.match(
+        String(page.headers.link),
+        new RegExp(`<${BASE}/v1/search\\?q=brown&limit=1&offset=${offset + 1}>; rel="next"`),
+      );
     else assert.ok(!String(page.headers.link).includes('rel="next"'));
   }
   assert.deepEqual(pages, all);
@@ -48,7 +58,12 @@ test('/search needs q, takes types from the resource names, and refuses fields',
   await create(api, 'dogs', { name: 'Rex' });
   await create(api, 'owners', { name: 'Rex Owner' });
   assert.deepEqual(kinds((await api.request({ url: '/v1/search?q=rex&types=owners' })).json()), ['owner:Rex Owner']);
-  for (const [url, code] of [['/v1/search', 2007], ['/v1/search?q=', 2007], ['/v1/search?q=rex&types=cats', 2005], ['/v1/search?q=rex&fields=name', 2000]] as const) {
+  for (const [url, code] of [
+    ['/v1/search', 2007],
+    ['/v1/search?q=', 2007],
+    ['/v1/search?q=rex&types=cats', 2005],
+    ['/v1/search?q=rex&fields=name', 2000],
+  ] as const) {
     const response = await api.request({ url });
     assert.equal(response.statusCode, 400, url);
     assert.equal(response.json().code, code, url);

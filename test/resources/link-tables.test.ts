@@ -23,7 +23,8 @@ test('a refs field and the association reading the same set share one view, deri
 test('every link a definition uses is a declared link table seen from that resource, towards the resource it names', () => {
   const used: Array<{ owner: string; target: string; link: LinkRef }> = [];
   for (const def of resources) {
-    for (const field of Object.values(def.fields)) if (field.link) used.push({ owner: def.name, target: field.ref!, link: field.link });
+    for (const field of Object.values(def.fields))
+      if (field.link) used.push({ owner: def.name, target: field.ref!, link: field.link });
     for (const association of Object.values(def.associations)) {
       if ('link' in association) used.push({ owner: def.name, target: association.target, link: association.link });
     }
@@ -34,6 +35,9 @@ test('every link a definition uses is a declared link table seen from that resou
     assert.ok(declared, `${link.table} is declared in link-tables.ts`);
     assert.equal(link, linkFrom(declared, owner), `${owner} reads ${link.table} from its own side`);
     assert.ok(resourceByName(target), `${target} is a resource`);
-    assert.ok(declared.sides.some((side) => side.resource === target && side.column === link.targetColumn), `${link.table} leads to ${target}`);
+    assert.ok(
+      declared.sides.some((side) => side.resource === target && side.column === link.targetColumn),
+      `${link.table} leads to ${target}`,
+    );
   }
 });

@@ -6,15 +6,29 @@ test('nested collections follow the collection rules: filters, paging, sort, fie
   const api = await build(t);
   const owner = await create(api, 'owners', { name: 'Ann' });
   const other = await create(api, 'owners', { name: 'Bob' });
-  for (const [name, furColor] of [['Rex', 'brown'], ['Fido', 'black'], ['Bella', 'brown']]) await create(api, 'dogs', { name, furColor, ownerId: owner.id });
+  for (const [name, furColor] of [
+    ['Rex', 'brown'],
+    ['Fido', 'black'],
+    ['Bella', 'brown'],
+  ])
+    await create(api, 'dogs', { name, furColor, ownerId: owner.id });
   await create(api, 'dogs', { name: 'Other', furColor: 'brown', ownerId: other.id });
-  const response = await api.request({ url: `/v1/owners/${owner.id}/dogs?color=brown&fields=name&sort=name&limit=1`, headers: { prefer: 'count=exact' } });
+  const response = await api.request({
+    url: `/v1/owners/${owner.id}/dogs?color=brown&fields=name&sort=name&limit=1`,
+    headers: { prefer: 'count=exact' },
+  });
   assert.equal(response.statusCode, 200);
   assert.deepEqual(response.json(), { dogs: [{ dog: { name: 'Bella' } }] });
   assert.equal(response.headers['x-total-count'], '2');
-  assert.match(String(response.headers.link), new RegExp(`/v1/owners/${owner.id}/dogs\\?color=brown&fields=name&sort=name&limit=1&offset=1>; rel="next"`));
+  assert.match(
+    String(response.headers.link),
+    new RegExp(`/v1/owners/${owner.id}/dogs\\?color=brown&fields=name&sort=name&limit=1&offset=1>; rel="next"`),
+  );
   const xml = await api.request({ url: `/v1/owners/${owner.id}/dogs.xml?fields=name` });
-  assert.match(xml.body, /<dogs><dog><name>Rex<\/name><\/dog><dog><name>Fido<\/name><\/dog><dog><name>Bella<\/name><\/dog><\/dogs>$/);
+  assert.match(
+    xml.body,
+    /<dogs><dog><name>Rex<\/name><\/dog><dog><name>Fido<\/name><\/dog><dog><name>Bella<\/name><\/dog><\/dogs>$/,
+  );
 });
 
 test('a nested path of a missing parent is a 404; nothing deeper than resource/id/resource exists', async (t) => {
@@ -39,9 +53,17 @@ test('POST /owners/<id>/dogs creates a dog already owned; another ownerId in the
   const dog = created.json().dog;
   assert.equal(dog.ownerId, owner.id);
   assert.equal(created.headers.location, `${api.config.publicUrl}/v2/dogs/${dog.id}`);
-  const same = await api.request({ method: 'POST', url: `/v1/owners/${owner.id}/dogs`, json: { name: 'Fido', ownerId: owner.id } });
+  const same = await api.request({
+    method: 'POST',
+    url: `/v1/owners/${owner.id}/dogs`,
+    json: { name: 'Fido', ownerId: owner.id },
+  });
   assert.equal(same.statusCode, 200);
-  const conflict = await api.request({ method: 'POST', url: `/v1/owners/${owner.id}/dogs`, json: { name: 'Max', ownerId: other.id } });
+  const conflict = await api.request({
+    method: 'POST',
+    url: `/v1/owners/${owner.id}/dogs`,
+    json: { name: 'Max', ownerId: other.id },
+  });
   assert.equal(conflict.statusCode, 400);
   assert.equal(conflict.json().code, 3006);
   const ghost = await api.request({ method: 'POST', url: '/v1/owners/ghost/dogs', form: { name: 'Max' } });
@@ -49,7 +71,7 @@ test('POST /owners/<id>/dogs creates a dog already owned; another ownerId in the
   assert.equal((await api.request({ url: '/v1/dogs/count' })).json().count, 2);
 });
 
-test('/owners/<id>/dogs/search searches one owner\'s dogs and needs q', async (t) => {
+test("/owners/<id>/dogs/search searches one owner's dogs and needs q", async (t) => {
   const api = await build(t);
   const owner = await create(api, 'owners', { name: 'Ann' });
   const other = await create(api, 'owners', { name: 'Bob' });
@@ -57,7 +79,10 @@ test('/owners/<id>/dogs/search searches one owner\'s dogs and needs q', async (t
   await create(api, 'dogs', { name: 'Rexy', ownerId: other.id });
   await create(api, 'dogs', { name: 'Fido', ownerId: owner.id });
   const found = await api.request({ url: `/v1/owners/${owner.id}/dogs/search?q=rex` });
-  assert.deepEqual(found.json().dogs.map((entry: { dog: { name: string } }) => entry.dog.name), ['Rex']);
+  assert.deepEqual(
+    found.json().dogs.map((entry: { dog: { name: string } }) => entry.dog.name),
+    ['Rex'],
+  );
   const noQ = await api.request({ url: `/v1/owners/${owner.id}/dogs/search` });
   assert.equal(noQ.statusCode, 400);
   assert.equal(noQ.json().code, 2007);
@@ -71,16 +96,27 @@ test('nested fields select associations four levels deep, single and array, in J
   const rex = await create(api, 'dogs', { name: 'Rex', ownerId: owner.id, veterinarianId: vet.id, foodIds: [chow.id] });
   await create(api, 'dogs', { name: 'Stray' });
   const owned = await api.request({ url: `/v1/owners/${owner.id}?fields=name,dogs(name,foods(brand))` });
-  assert.deepEqual(owned.json(), { owner: { name: 'Ann', dogs: [{ dog: { name: 'Rex', foods: [{ food: { brand: 'Purina' } }] } }] } });
+  assert.deepEqual(owned.json(), {
+    owner: { name: 'Ann', dogs: [{ dog: { name: 'Rex', foods: [{ food: { brand: 'Purina' } }] } }] },
+  });
   const xml = await api.request({ url: `/v1/owners/${owner.id}.xml?fields=name,dogs(name,foods(brand))` });
-  assert.match(xml.body, /<owner><name>Ann<\/name><dogs><dog><name>Rex<\/name><foods><food><brand>Purina<\/brand><\/food><\/foods><\/dog><\/dogs><\/owner>$/);
+  assert.match(
+    xml.body,
+    /<owner><name>Ann<\/name><dogs><dog><name>Rex<\/name><foods><food><brand>Purina<\/brand><\/food><\/foods><\/dog><\/dogs><\/owner>$/,
+  );
   const single = await api.request({ url: '/v1/dogs?fields=name,owner(name)&sort=name' });
-  assert.deepEqual(single.json(), { dogs: [{ dog: { name: 'Rex', owner: { name: 'Ann' } } }, { dog: { name: 'Stray', owner: null } }] });
+  assert.deepEqual(single.json(), {
+    dogs: [{ dog: { name: 'Rex', owner: { name: 'Ann' } } }, { dog: { name: 'Stray', owner: null } }],
+  });
   const singleXml = await api.request({ url: `/v1/dogs/${rex.id}.xml?fields=owner(name)` });
   assert.match(singleXml.body, /<dog><owner><name>Ann<\/name><\/owner><\/dog>$/);
   const deep = await api.request({ url: `/v1/foods/${chow.id}?fields=dogs(owner(veterinarians(dogs(name))))` });
-  assert.deepEqual(deep.json(), { food: { dogs: [{ dog: { owner: { veterinarians: [{ veterinarian: { dogs: [{ dog: { name: 'Rex' } }] } }] } } }] } });
-  const tooDeep = await api.request({ url: `/v1/foods/${chow.id}?fields=dogs(owner(veterinarians(dogs(owner(name)))))` });
+  assert.deepEqual(deep.json(), {
+    food: { dogs: [{ dog: { owner: { veterinarians: [{ veterinarian: { dogs: [{ dog: { name: 'Rex' } }] } }] } } }] },
+  });
+  const tooDeep = await api.request({
+    url: `/v1/foods/${chow.id}?fields=dogs(owner(veterinarians(dogs(owner(name)))))`,
+  });
   assert.equal(tooDeep.statusCode, 400);
   assert.equal(tooDeep.json().code, 2004);
   const wrong = await api.request({ url: `/v1/owners/${owner.id}?fields=dogs(colour)` });
@@ -103,7 +139,13 @@ test('a nested array holds the first 100 associated items in creation order, for
   const other = await create(api, 'owners', { name: 'Bo' });
   for (let i = 0; i < 101; i += 1) await create(api, 'dogs', { name: `bo${i}`, ownerId: other.id });
   const page = (await api.request({ url: '/v1/owners?fields=name,dogs(name)' })).json().owners;
-  assert.deepEqual(page.map((entry: { owner: { name: string; dogs: unknown[] } }) => [entry.owner.name, entry.owner.dogs.length]), [['Ann', 100], ['Bo', 100]]);
+  assert.deepEqual(
+    page.map((entry: { owner: { name: string; dogs: unknown[] } }) => [entry.owner.name, entry.owner.dogs.length]),
+    [
+      ['Ann', 100],
+      ['Bo', 100],
+    ],
+  );
   assert.equal(page[0].owner.dogs[99].dog.name, 'dog99');
   assert.equal(page[1].owner.dogs[99].dog.name, 'bo99');
 });
@@ -115,7 +157,8 @@ test('loading associations is batched: a page of owners with dogs(foods) takes t
     const food = await create(api, 'foods', { name: 'Chow' });
     for (let i = 0; i < owners; i += 1) {
       const owner = await create(api, 'owners', { name: `owner${i}` });
-      for (let j = 0; j < 3; j += 1) await create(api, 'dogs', { name: `dog${i}-${j}`, ownerId: owner.id, foodIds: [food.id] });
+      for (let j = 0; j < 3; j += 1)
+        await create(api, 'dogs', { name: `dog${i}-${j}`, ownerId: owner.id, foodIds: [food.id] });
     }
     const before = storage.queryCount;
     const response = await api.request({ url: '/v1/owners?limit=10&fields=name,dogs(name,foods(name))' });

@@ -25,7 +25,11 @@ async function open(backend: Backend): Promise<{ storage: Storage; schema: Actua
 async function check(backend: Backend): Promise<void> {
   assert.ok(resourceByName('toys'), 'toys is in the registry');
   const { storage, schema, drop } = await open(backend);
-  assert.deepEqual(compareSchema(expectedSchema(resources, backend), schema), [], `the ${backend} schema matches the definitions`);
+  assert.deepEqual(
+    compareSchema(expectedSchema(resources, backend), schema),
+    [],
+    `the ${backend} schema matches the definitions`,
+  );
   const app = await buildApp(loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent' }), { storage, logger: false });
   try {
     const { token } = await newAccount(app, storage);
@@ -36,16 +40,25 @@ async function check(backend: Backend): Promise<void> {
     const dog = (await send('POST', '/v2/dogs', { name: 'Rex' })).body.dog;
     const owner = (await send('POST', '/v2/owners', { name: 'Ann' })).body.owner;
 
-    const created = await send('POST', '/v2/toys', { name: 'Squeaky bone', material: 'Rubber', dogId: dog.id, ownerIds: [owner.id] });
+    const created = await send('POST', '/v2/toys', {
+      name: 'Squeaky bone',
+      material: 'Rubber',
+      dogId: dog.id,
+      ownerIds: [owner.id],
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const toy = created.body.toy;
     assert.deepEqual(Object.keys(toy), ['id', 'name', 'material', 'dogId', 'createdAt', 'updatedAt']);
     assert.equal((await send('POST', '/v2/toys', { name: 'Ball', dogId: 'no-such-dog' })).body.code, 3009);
 
     const listed = await send('GET', '/v2/toys?material=RUBBER&fields=name,dog(name),owners(name)');
-    assert.deepEqual(listed.body, { toys: [{ toy: { name: 'Squeaky bone', dog: { name: 'Rex' }, owners: [{ owner: { name: 'Ann' } }] } }] });
+    assert.deepEqual(listed.body, {
+      toys: [{ toy: { name: 'Squeaky bone', dog: { name: 'Rex' }, owners: [{ owner: { name: 'Ann' } }] } }],
+    });
     assert.deepEqual((await send('GET', '/v2/toys?q=squeaky&fields=id')).body, { toys: [{ toy: { id: toy.id } }] });
-    assert.deepEqual((await send('GET', `/v2/toys/${toy.id}/owners?fields=id`)).body, { owners: [{ owner: { id: owner.id } }] });
+    assert.deepEqual((await send('GET', `/v2/toys/${toy.id}/owners?fields=id`)).body, {
+      owners: [{ owner: { id: owner.id } }],
+    });
     assert.deepEqual((await send('GET', `/v2/toys/${toy.id}`)).body, { toy });
 
     const updated = await send('PUT', `/v2/toys/${toy.id}`, { material: 'wood', ownerIds: [] });
@@ -57,7 +70,8 @@ async function check(backend: Backend): Promise<void> {
     assert.equal((await send('GET', `/v2/toys/${toy.id}`)).body.code, 4000);
 
     const document = (await app.inject({ url: '/portal/openapi/v2.json' })).json();
-    for (const path of ['/toys', '/toys/{id}', '/toys/count', '/toys/{id}/owners']) assert.ok(document.paths[path], `the OpenAPI document has ${path}`);
+    for (const path of ['/toys', '/toys/{id}', '/toys/count', '/toys/{id}/owners'])
+      assert.ok(document.paths[path], `the OpenAPI document has ${path}`);
   } finally {
     await app.close();
     await drop();

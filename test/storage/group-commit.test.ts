@@ -11,7 +11,7 @@ function database(t: TestContext): Database.Database {
 }
 
 function names(db: Database.Database): string[] {
-  return (db.prepare('SELECT name FROM names ORDER BY name').pluck().all() as string[]);
+  return db.prepare('SELECT name FROM names ORDER BY name').pluck().all() as string[];
 }
 
 test('writes queued in one turn commit together, and each is answered only after the COMMIT', async (t) => {
@@ -19,14 +19,20 @@ test('writes queued in one turn commit together, and each is answered only after
   const writes = new GroupCommit(db);
   const insert = db.prepare('INSERT INTO names (name) VALUES (?)');
   const seenOpen: boolean[] = [];
-  const answers = await Promise.all(['a', 'b', 'c'].map((name) => writes.run(() => {
-    seenOpen.push(db.inTransaction);
-    insert.run(name);
-    return name.toUpperCase();
-  }).then((value) => {
-    assert.equal(db.inTransaction, false, 'answered after the commit');
-    return value;
-  })));
+  const answers = await Promise.all(
+    ['a', 'b', 'c'].map((name) =>
+      writes
+        .run(() => {
+          seenOpen.push(db.inTransaction);
+          insert.run(name);
+          return name.toUpperCase();
+        })
+        .then((value) => {
+          assert.equal(db.inTransaction, false, 'answered after the commit');
+          return value;
+        }),
+    ),
+  );
   assert.deepEqual(answers, ['A', 'B', 'C']);
   assert.deepEqual(seenOpen, [true, true, true]);
   assert.deepEqual(names(db), ['a', 'b', 'c']);
@@ -51,9 +57,14 @@ test('every failing write of a batch gets its own error, and only the others are
   const db = database(t);
   const writes = new GroupCommit(db);
   const insert = db.prepare('INSERT INTO names (name) VALUES (?)');
-  db.exec("CREATE TRIGGER no_z BEFORE INSERT ON names WHEN NEW.name LIKE 'z%' BEGIN SELECT RAISE(ABORT, 'refused'); END");
+  db.exec(
+    "CREATE TRIGGER no_z BEFORE INSERT ON names WHEN NEW.name LIKE 'z%' BEGIN SELECT RAISE(ABORT, 'refused'); END",
+  );
   const results = await Promise.allSettled(['z1', 'p', 'z2'].map((name) => writes.run(() => insert.run(name))));
-  assert.deepEqual(results.map((result) => result.status), ['rejected', 'fulfilled', 'rejected']);
+  assert.deepEqual(
+    results.map((result) => result.status),
+    ['rejected', 'fulfilled', 'rejected'],
+  );
   for (const index of [0, 2]) assert.match(String((results[index] as PromiseRejectedResult).reason), /refused/);
   assert.deepEqual(names(db), ['p']);
 });

@@ -22,7 +22,7 @@ const AWKWARD = [
   'quote " backslash \\ slash / del \u007f',
   'Åsa Ødegård — ß 漢字 🐕 \u2028 \u2029 \ufeff',
   'lone \ud800 surrogate',
-  '<xml>&amp;</xml> \'single\'',
+  "<xml>&amp;</xml> 'single'",
   '',
 ];
 
@@ -43,14 +43,19 @@ test('SQLite writes each item exactly as JSON.stringify does, for every characte
   const { items } = await store.list(dogs, scope, everything);
   for (const fields of [representedFields(dogs), ['location', 'name', 'id'], ['furColor']]) {
     const page = await store.listJson(dogs, scope, everything, fields);
-    assert.deepEqual(page.items, items.map((item) => picked(item, fields)), `fields ${fields.join(',')}`);
+    assert.deepEqual(
+      page.items,
+      items.map((item) => picked(item, fields)),
+      `fields ${fields.join(',')}`,
+    );
     assert.equal(page.hasMore, false);
   }
 });
 
 test('listJson pages like list: same order, limit, offset, hasMore, filters and search', async (t) => {
   const store = await storage(t);
-  for (const name of ['Rex', 'Bella', 'Rexy', 'Max', 'Rex II']) await store.create(dogs, scope, { name, furColor: name.length > 3 ? 'black' : 'brown' });
+  for (const name of ['Rex', 'Bella', 'Rexy', 'Max', 'Rex II'])
+    await store.create(dogs, scope, { name, furColor: name.length > 3 ? 'black' : 'brown' });
   await store.create(dogs, { kind: 'tenant', tenantId: 'tenant-b' } as const, { name: 'Rex of another tenant' });
   const queries: ListQuery[] = [
     { filters: [], limit: 2, offset: 0 },
@@ -65,7 +70,11 @@ test('listJson pages like list: same order, limit, offset, hasMore, filters and 
     assert.ok(page.items.length > 0, `${JSON.stringify(query)} finds dogs`);
     assert.deepEqual(await store.listJson(dogs, scope, query, fields), jsonPage(page, fields), JSON.stringify(query));
   }
-  assert.deepEqual(await store.listJson(dogs, scope, { filters: [], q: '!!!', limit: 10, offset: 0 }, fields), { items: [], hasMore: false }, 'a q without words matches nothing');
+  assert.deepEqual(
+    await store.listJson(dogs, scope, { filters: [], q: '!!!', limit: 10, offset: 0 }, fields),
+    { items: [], hasMore: false },
+    'a q without words matches nothing',
+  );
 });
 
 test('a field name that is not an identifier never reaches the SQL text', async (t) => {
@@ -77,7 +86,11 @@ test('the JSON serializer splices a JsonList into the same bytes as the list doc
   const items: Item[] = AWKWARD.map((text, index) => ({ id: `id${index}`, name: text, furColor: null }));
   for (const count of [0, 1, items.length]) {
     const shown = items.slice(0, count);
-    const list = new JsonList('dogs', 'dog', shown.map((item) => JSON.stringify(item)));
+    const list = new JsonList(
+      'dogs',
+      'dog',
+      shown.map((item) => JSON.stringify(item)),
+    );
     const document = listDocument('dogs', 'dog', shown, defaultSelection(dogs));
     assert.equal(toJson(list), JSON.stringify(document), `${count} items`);
     assert.deepEqual(list.document(), document, 'other formats read the texts back into the same document');

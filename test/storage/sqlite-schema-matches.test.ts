@@ -41,7 +41,11 @@ test('a filter without an index is reported', async () => {
 test('a field without a column, and a reference without its index, are reported', async () => {
   const defs = withChanged('foods', (foods) => ({
     ...foods,
-    fields: { ...foods.fields, calories: { kind: 'text', description: 'kcal' }, makerId: { kind: 'ref', ref: 'owners', description: 'maker' } },
+    fields: {
+      ...foods.fields,
+      calories: { kind: 'text', description: 'kcal' },
+      makerId: { kind: 'ref', ref: 'owners', description: 'maker' },
+    },
   }));
   assert.deepEqual(compareSchema(expectedSchema(defs, 'sqlite'), await migratedSchema()), [
     'column foods.calories is missing',
@@ -56,28 +60,56 @@ test('a required field whose column accepts null, and a column no definition nam
     fields: { name: foods.fields.name!, brand: { ...foods.fields.brand!, required: true } },
   }));
   const actual = await migratedSchema();
-  assert.deepEqual(compareSchema(expectedSchema(defs, 'sqlite'), actual), ['column foods.brand is nullable, the definition says NOT NULL']);
-  const withoutBrand = withChanged('foods', (foods) => ({ ...foods, fields: { name: foods.fields.name! }, filters: {} }));
-  assert.deepEqual(compareSchema(expectedSchema(withoutBrand, 'sqlite'), actual), ['column foods.brand is in no definition']);
+  assert.deepEqual(compareSchema(expectedSchema(defs, 'sqlite'), actual), [
+    'column foods.brand is nullable, the definition says NOT NULL',
+  ]);
+  const withoutBrand = withChanged('foods', (foods) => ({
+    ...foods,
+    fields: { name: foods.fields.name! },
+    filters: {},
+  }));
+  assert.deepEqual(compareSchema(expectedSchema(withoutBrand, 'sqlite'), actual), [
+    'column foods.brand is in no definition',
+  ]);
 });
 
 test('a link table without its migration is reported, table and indexes', async () => {
-  const toys = { table: 'dog_toys', sides: [{ resource: 'dogs', column: 'dog_id' }, { resource: 'toys', column: 'toy_id' }] } as const;
+  const toys = {
+    table: 'dog_toys',
+    sides: [
+      { resource: 'dogs', column: 'dog_id' },
+      { resource: 'toys', column: 'toy_id' },
+    ],
+  } as const;
   const defs = withChanged('dogs', (dogs) => ({
     ...dogs,
-    fields: { ...dogs.fields, toyIds: { kind: 'refs', ref: 'toys', link: linkFrom(toys, 'dogs'), description: 'toys' } },
+    fields: {
+      ...dogs.fields,
+      toyIds: { kind: 'refs', ref: 'toys', link: linkFrom(toys, 'dogs'), description: 'toys' },
+    },
   }));
-  assert.deepEqual(compareSchema(expectedSchema(defs, 'sqlite'), await migratedSchema()), ['table dog_toys is missing']);
+  assert.deepEqual(compareSchema(expectedSchema(defs, 'sqlite'), await migratedSchema()), [
+    'table dog_toys is missing',
+  ]);
   // A declared link table is required even when no definition reads it yet.
-  assert.deepEqual(compareSchema(expectedSchema(resources, 'sqlite', [...linkTables, toys]), await migratedSchema()), ['table dog_toys is missing']);
+  assert.deepEqual(compareSchema(expectedSchema(resources, 'sqlite', [...linkTables, toys]), await migratedSchema()), [
+    'table dog_toys is missing',
+  ]);
 });
 
 test('a sixth resource in the registry without its migration is reported', async () => {
   const toys: ResourceDef = {
-    name: 'toys', singular: 'toy', description: 'A toy.', filters: {}, associations: {},
+    name: 'toys',
+    singular: 'toy',
+    description: 'A toy.',
+    filters: {},
+    associations: {},
     fields: { name: { kind: 'text', required: true, searchable: true, description: 'Name.' } },
   };
-  assert.deepEqual(compareSchema(expectedSchema([...resources, toys], 'sqlite'), await migratedSchema()), ['table toys is missing', 'table toys_fts is missing']);
+  assert.deepEqual(compareSchema(expectedSchema([...resources, toys], 'sqlite'), await migratedSchema()), [
+    'table toys is missing',
+    'table toys_fts is missing',
+  ]);
 });
 
 test('a link table whose pair is not unique, or whose other side has no index, is reported', async () => {

@@ -3,9 +3,21 @@ import type Database from 'better-sqlite3';
 import type { ActualSchema, ActualTable } from '../../src/storage/expected-schema.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 
-interface ColumnInfo { name: string; notnull: number; pk: number }
-interface IndexInfo { name: string; unique: number; partial: number }
-interface KeyInfo { seqno: number; name: string | null; key: number }
+interface ColumnInfo {
+  name: string;
+  notnull: number;
+  pk: number;
+}
+interface IndexInfo {
+  name: string;
+  unique: number;
+  partial: number;
+}
+interface KeyInfo {
+  seqno: number;
+  name: string | null;
+  key: number;
+}
 
 /** The storage's own connection: the schema is read from the database the storage migrated (a test reaches it through a cast). */
 export function databaseOf(storage: SqliteStorage): Database.Database {
@@ -14,11 +26,16 @@ export function databaseOf(storage: SqliteStorage): Database.Database {
 
 export function introspectSqlite(db: Database.Database): ActualSchema {
   const schema = new Map<string, ActualTable>();
-  const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string; sql: string }>;
+  const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as Array<{
+    name: string;
+    sql: string;
+  }>;
   for (const { name, sql } of tables) {
-    const columns = new Map((db.pragma(`table_info(${quoted(name)})`) as ColumnInfo[])
-      // An INTEGER PRIMARY KEY is the rowid: never null, though table_info says notnull 0.
-      .map((column) => [column.name, { notNull: column.notnull === 1 || column.pk > 0 }] as const));
+    const columns = new Map(
+      (db.pragma(`table_info(${quoted(name)})`) as ColumnInfo[])
+        // An INTEGER PRIMARY KEY is the rowid: never null, though table_info says notnull 0.
+        .map((column) => [column.name, { notNull: column.notnull === 1 || column.pk > 0 }] as const),
+    );
     schema.set(name, { fts5: /\bUSING\s+fts5\b/i.test(sql), columns, indexes: indexesOf(db, name) });
   }
   return schema;
@@ -29,7 +46,10 @@ function indexesOf(db: Database.Database, table: string): ActualTable['indexes']
   for (const index of db.pragma(`index_list(${quoted(table)})`) as IndexInfo[]) {
     // A partial index serves only queries that repeat its WHERE: it is no index of the column in general.
     if (index.partial) continue;
-    const sql = (db.prepare('SELECT sql FROM sqlite_master WHERE type = ? AND name = ?').get('index', index.name) as { sql: string | null } | undefined)?.sql;
+    const sql = (
+      db.prepare('SELECT sql FROM sqlite_master WHERE type = ? AND name = ?').get('index', index.name) as
+        { sql: string | null } | undefined
+    )?.sql;
     const written = sql ? keyList(sql) : [];
     const keys = (db.pragma(`index_xinfo(${quoted(index.name)})`) as KeyInfo[]).filter((key) => key.key === 1);
     // An expression (ci(brand)) has no name in index_xinfo; its text is in the CREATE INDEX statement.

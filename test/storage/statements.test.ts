@@ -15,7 +15,11 @@ test('a statement is prepared once per text and mode, and keeps its mode', (t) =
   assert.deepEqual(cache.get('SELECT 1 AS n').get(), { n: 1 });
   assert.deepEqual(cache.raw('SELECT 1 AS n').get(), [1]);
   assert.equal(cache.pluck('SELECT 1 AS n').get(), 1);
-  assert.deepEqual(cache.get('SELECT 1 AS n').get(), { n: 1 }, 'the other modes left the shared text\'s statement as it was');
+  assert.deepEqual(
+    cache.get('SELECT 1 AS n').get(),
+    { n: 1 },
+    "the other modes left the shared text's statement as it was",
+  );
   assert.equal(cache.count, 6);
 });
 

@@ -22,15 +22,27 @@ export const NAMED_STATEMENTS = 500;
 /** SQLSTATEs (or their two-character class) that mean the database failed, not the statement. */
 const SQLSTATE_FAILURES: Readonly<Record<string, StorageErrorKind>> = {
   '08': 'unavailable', // connection exception (08P01, a protocol violation, is a bug: excepted below)
-  '57P01': 'unavailable', '57P02': 'unavailable', '57P03': 'unavailable', // shutting down, crashed, starting
+  '57P01': 'unavailable',
+  '57P02': 'unavailable',
+  '57P03': 'unavailable', // shutting down, crashed, starting
   '53': 'unavailable', // insufficient resources: disk full, out of memory…
   '53300': 'busy', // too many connections
-  '40001': 'busy', '40P01': 'busy', // serialization failure, deadlock: still failing after ATTEMPTS runs
+  '40001': 'busy',
+  '40P01': 'busy', // serialization failure, deadlock: still failing after ATTEMPTS runs
   '55P03': 'busy', // lock not available
 };
 
 /** Socket errors of a connection that could not be made or broke. */
-const NETWORK_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NETWORK_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /**
  * node-postgres's own connection failures carry no code, only these texts (pg/lib/client.js and
@@ -70,8 +82,16 @@ export class Connection implements Executor {
     throw postgresFailure(error, this.closed);
   };
 
-  constructor(connectionString: string, private readonly namedStatements = NAMED_STATEMENTS) {
-    this.pool = new pg.Pool({ connectionString, max: POOL_SIZE, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+  constructor(
+    connectionString: string,
+    private readonly namedStatements = NAMED_STATEMENTS,
+  ) {
+    this.pool = new pg.Pool({
+      connectionString,
+      max: POOL_SIZE,
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 30_000,
+    });
     // A connection that breaks while idle (a server restart) is dropped from the pool; the next
     // query opens a new one, and readiness reports the database meanwhile. Without a listener the
     // error would end the process.

@@ -25,7 +25,10 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
       await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, description) VALUES ($1, $2)', [migration.version, migration.description]);
+      await client.query('INSERT INTO schema_migrations (version, description) VALUES ($1, $2)', [
+        migration.version,
+        migration.description,
+      ]);
     }
     await client.query('COMMIT');
   } catch (error) {

@@ -1,5 +1,12 @@
 // Accounts, OAuth clients and access tokens in the PostgreSQL database, shared by every node.
-import { EXPIRED_TOKEN_RETENTION_SECONDS, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type AuthStore, type Client, type NewAccount } from '../../auth/auth-store.js';
+import {
+  EXPIRED_TOKEN_RETENTION_SECONDS,
+  TOKEN_SWEEP_INTERVAL_MS,
+  type AccessToken,
+  type AuthStore,
+  type Client,
+  type NewAccount,
+} from '../../auth/auth-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import type { Connection } from './connection.js';
 
@@ -14,41 +21,63 @@ export class PostgresAuthStore implements AuthStore {
   async createAccount(account: NewAccount): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       // ON CONFLICT instead of a look-up first: two signups with one email at once cannot both win.
-      const inserted = await tx.run('INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, now()) ON CONFLICT (email) DO NOTHING',
-        [account.accountId, account.email, account.passwordHash]);
+      const inserted = await tx.run(
+        'INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, now()) ON CONFLICT (email) DO NOTHING',
+        [account.accountId, account.email, account.passwordHash],
+      );
       if (inserted === 0) return false;
       const { client } = account;
-      await tx.run('INSERT INTO clients (id, tenant_id, name, secret_hash, scopes, created_at) VALUES ($1, $2, $3, $4, $5, now())',
-        [client.id, account.accountId, client.name, client.secretHash, client.scopes.join(' ')]);
+      await tx.run(
+        'INSERT INTO clients (id, tenant_id, name, secret_hash, scopes, created_at) VALUES ($1, $2, $3, $4, $5, now())',
+        [client.id, account.accountId, client.name, client.secretHash, client.scopes.join(' ')],
+      );
       return true;
     });
   }
 
   async findClient(clientId: string): Promise<Client | undefined> {
-    const [row] = await this.db.rows<[string, string, string, string, string]>('SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = $1', [clientId]);
+    const [row] = await this.db.rows<[string, string, string, string, string]>(
+      'SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = $1',
+      [clientId],
+    );
     return row && { id: row[0], tenantId: row[1], name: row[2], secretHash: row[3], scopes: row[4].split(' ') };
   }
 
   async saveToken(token: AccessToken): Promise<void> {
-    await this.db.run('INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt]);
+    await this.db.run(
+      'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt],
+    );
     if (this.sweeps.due()) {
-      await this.db.run('DELETE FROM access_tokens WHERE expires_at < $1', [token.issuedAt - EXPIRED_TOKEN_RETENTION_SECONDS]);
+      await this.db.run('DELETE FROM access_tokens WHERE expires_at < $1', [
+        token.issuedAt - EXPIRED_TOKEN_RETENTION_SECONDS,
+      ]);
     }
   }
 
   async findToken(tokenHash: string): Promise<AccessToken | undefined> {
     const [row] = await this.db.rows<TokenRow>(
-      'SELECT token_hash, tenant_id, client_id, scopes, issued_at, expires_at, revoked_at FROM access_tokens WHERE token_hash = $1', [tokenHash]);
-    return row && {
-      tokenHash: row[0], tenantId: row[1], clientId: row[2], scopes: row[3].split(' '),
-      issuedAt: Number(row[4]), expiresAt: Number(row[5]), revoked: row[6] !== null,
-    };
+      'SELECT token_hash, tenant_id, client_id, scopes, issued_at, expires_at, revoked_at FROM access_tokens WHERE token_hash = $1',
+      [tokenHash],
+    );
+    return (
+      row && {
+        tokenHash: row[0],
+        tenantId: row[1],
+        clientId: row[2],
+        scopes: row[3].split(' '),
+        issuedAt: Number(row[4]),
+        expiresAt: Number(row[5]),
+        revoked: row[6] !== null,
+      }
+    );
   }
 
   async revokeToken(tokenHash: string, clientId: string): Promise<boolean> {
-    const changed = await this.db.run('UPDATE access_tokens SET revoked_at = $3 WHERE token_hash = $1 AND client_id = $2 AND revoked_at IS NULL',
-      [tokenHash, clientId, Math.floor(Date.now() / 1000)]);
+    const changed = await this.db.run(
+      'UPDATE access_tokens SET revoked_at = $3 WHERE token_hash = $1 AND client_id = $2 AND revoked_at IS NULL',
+      [tokenHash, clientId, Math.floor(Date.now() / 1000)],
+    );
     return changed > 0;
   }
 }

@@ -48,13 +48,16 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     version: 1,
     description: 'dogs, owners, veterinarians, foods and their links',
     sql: `
-      ${resourceTable('dogs', `
+      ${resourceTable(
+        'dogs',
+        `
         name text NOT NULL,
         fur_color text,
         state text NOT NULL DEFAULT 'registered',
         location text,
         owner_id text,
-        veterinarian_id text`)}
+        veterinarian_id text`,
+      )}
       ${filterIndex('dogs', 'fur_color')}
       CREATE INDEX dogs_state ON dogs (tenant_id, state, seq);
       ${filterIndex('dogs', 'location')}
@@ -63,22 +66,31 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       -- The open adoption listing reads adoptable dogs of every tenant, in creation order.
       CREATE INDEX dogs_adoptable ON dogs (seq) WHERE state = 'adoptable';
 
-      ${resourceTable('owners', `
+      ${resourceTable(
+        'owners',
+        `
         name text NOT NULL,
         email text,
-        location text`)}
+        location text`,
+      )}
       ${filterIndex('owners', 'location')}
 
-      ${resourceTable('veterinarians', `
+      ${resourceTable(
+        'veterinarians',
+        `
         name text NOT NULL,
         clinic text,
-        location text`)}
+        location text`,
+      )}
       ${filterIndex('veterinarians', 'clinic')}
       ${filterIndex('veterinarians', 'location')}
 
-      ${resourceTable('foods', `
+      ${resourceTable(
+        'foods',
+        `
         name text NOT NULL,
-        brand text`)}
+        brand text`,
+      )}
       ${filterIndex('foods', 'brand')}
 
       ${linkTable('dog_foods', 'dog_id', 'food_id')}

@@ -20,10 +20,14 @@ const TIMESTAMPS = new Set(['createdAt', 'updatedAt']);
 const RFC3339 = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /** The columns of a representation, in the order of representedFields, each named by its column (built once per resource). */
-export const selectList = perDefinition((def: ResourceDef): string => representedFields(def).map((name) => {
-  const column = columnOf(name);
-  return TIMESTAMPS.has(name) ? `to_char(t.${column} AT TIME ZONE 'UTC', ${RFC3339}) AS ${column}` : `t.${column}`;
-}).join(', '));
+export const selectList = perDefinition((def: ResourceDef): string =>
+  representedFields(def)
+    .map((name) => {
+      const column = columnOf(name);
+      return TIMESTAMPS.has(name) ? `to_char(t.${column} AT TIME ZONE 'UTC', ${RFC3339}) AS ${column}` : `t.${column}`;
+    })
+    .join(', '),
+);
 
 /**
  * The ORDER BY of a sort. Text compares case-insensitively and by code point (COLLATE "C"), and
@@ -64,7 +68,9 @@ export function whereClause(scope: Scope, criteria: Criteria, params: Params): W
       clauses.push(`t.${columnOf(association.reverseField)} = ${params.add(parentId)}`);
     } else if ('link' in association) {
       const { table, selfColumn, targetColumn } = association.link;
-      clauses.push(`EXISTS (SELECT 1 FROM ${table} l WHERE l.tenant_id = t.tenant_id AND l.${selfColumn} = ${params.add(parentId)} AND l.${targetColumn} = t.id)`);
+      clauses.push(
+        `EXISTS (SELECT 1 FROM ${table} l WHERE l.tenant_id = t.tenant_id AND l.${selfColumn} = ${params.add(parentId)} AND l.${targetColumn} = t.id)`,
+      );
     }
   }
   let rank: string | undefined;

@@ -1,12 +1,31 @@
 // The scale-out backend: PostgreSQL through node-postgres, shared by any number of stateless nodes (SPEC §10).
-import { representedFields, type AssociationDef, type FieldValue, type Item, type ResourceDef, type WriteValues } from '../../resources/definition.js';
+import {
+  representedFields,
+  type AssociationDef,
+  type FieldValue,
+  type Item,
+  type ResourceDef,
+  type WriteValues,
+} from '../../resources/definition.js';
 import { resourceByName } from '../../resources/index.js';
 import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { answerParams, IDEMPOTENCY_SQL, IdempotencyPolicy, keyParams } from '../idempotency-keys.js';
 import { jsonPage, toItem } from '../items.js';
 import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.js';
 import type {
-  Criteria, IdempotencyClaim, IdempotencyKey, IdempotentWrite, JsonPage, ListQuery, Page, Precondition, Scope, TenantScope, SearchHit, SearchQuery, Storage,
+  Criteria,
+  IdempotencyClaim,
+  IdempotencyKey,
+  IdempotentWrite,
+  JsonPage,
+  ListQuery,
+  Page,
+  Precondition,
+  Scope,
+  TenantScope,
+  SearchHit,
+  SearchQuery,
+  Storage,
 } from '../storage.js';
 import { Connection, type Executor } from './connection.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
@@ -70,7 +89,10 @@ export class PostgresStorage implements Storage {
     const params = new Params();
     const clause = whereClause(scope, criteria, params);
     if (clause === undefined) return 0;
-    const [row] = await this.db.rows<[string]>(`SELECT count(*) FROM ${def.name} t WHERE ${clause.where}`, params.values);
+    const [row] = await this.db.rows<[string]>(
+      `SELECT count(*) FROM ${def.name} t WHERE ${clause.where}`,
+      params.values,
+    );
     return Number(row![0]);
   }
 
@@ -79,13 +101,24 @@ export class PostgresStorage implements Storage {
     return (await this.readItems(this.db, def, sql, [scope.tenantId, id]))[0];
   }
 
-  async create(def: ResourceDef, scope: TenantScope, values: WriteValues, idempotency?: IdempotentWrite): Promise<Item> {
+  async create(
+    def: ResourceDef,
+    scope: TenantScope,
+    values: WriteValues,
+    idempotency?: IdempotentWrite,
+  ): Promise<Item> {
     const plan = planCreate(def, values, idempotency);
     await createItem(this.db, scope, plan);
     return plan.item;
   }
 
-  async update(def: ResourceDef, scope: TenantScope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined> {
+  async update(
+    def: ResourceDef,
+    scope: TenantScope,
+    id: string,
+    values: WriteValues,
+    expect?: Precondition,
+  ): Promise<Item | undefined> {
     const plan = planUpdate(def, values);
     return this.db.transaction((tx) => updateItem(tx, scope, id, plan, expect));
   }
@@ -95,7 +128,12 @@ export class PostgresStorage implements Storage {
     return this.db.transaction((tx) => removeItem(tx, scope, id, plan, expect));
   }
 
-  async fetchRelated(association: AssociationDef, scope: TenantScope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>> {
+  async fetchRelated(
+    association: AssociationDef,
+    scope: TenantScope,
+    keys: readonly string[],
+    limitPerKey: number,
+  ): Promise<Map<string, Item[]>> {
     const related = new Map<string, Item[]>();
     if (keys.length === 0) return related;
     const target = resourceByName(association.target)!;
@@ -113,16 +151,23 @@ export class PostgresStorage implements Storage {
   }
 
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
-    const perType = await Promise.all(query.types.map(async (def, order): Promise<RankedHit[]> => {
-      const params = new Params();
-      const clause = whereClause(scope, { filters: [], q: query.q }, params);
-      if (clause?.rank === undefined) return [];
-      const sql = `SELECT ${selectList(def)}, ${clause.rank} FROM ${def.name} t WHERE ${clause.where}
+    const perType = await Promise.all(
+      query.types.map(async (def, order): Promise<RankedHit[]> => {
+        const params = new Params();
+        const clause = whereClause(scope, { filters: [], q: query.q }, params);
+        if (clause?.rank === undefined) return [];
+        const sql = `SELECT ${selectList(def)}, ${clause.rank} FROM ${def.name} t WHERE ${clause.where}
         ORDER BY ${orderBy(undefined, clause.rank)} LIMIT ${params.add(searchWindow(query))}`;
-      const names = representedFields(def);
-      // ts_rank is higher for a better match; the merge wants lower, as SQLite's bm25 gives it.
-      return (await this.db.rows<Row>(sql, params.values)).map((row) => ({ def, item: toItem(names, row), rank: -Number(row[names.length]), order }));
-    }));
+        const names = representedFields(def);
+        // ts_rank is higher for a better match; the merge wants lower, as SQLite's bm25 gives it.
+        return (await this.db.rows<Row>(sql, params.values)).map((row) => ({
+          def,
+          item: toItem(names, row),
+          rank: -Number(row[names.length]),
+          order,
+        }));
+      }),
+    );
     return mergeSearchHits(perType.flat(), query);
   }
 
@@ -139,7 +184,12 @@ export class PostgresStorage implements Storage {
     await this.db.run(IDEMPOTENCY_SQL.release, keyParams(scope, key));
   }
 
-  private async readItems(executor: Executor, def: ResourceDef, sql: string, params: readonly unknown[]): Promise<Item[]> {
+  private async readItems(
+    executor: Executor,
+    def: ResourceDef,
+    sql: string,
+    params: readonly unknown[],
+  ): Promise<Item[]> {
     const names = representedFields(def);
     return (await executor.rows<Row>(sql, params)).map((row) => toItem(names, row));
   }

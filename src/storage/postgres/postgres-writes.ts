@@ -1,7 +1,27 @@
 // Renders write plans and Idempotency-Key statements as PostgreSQL SQL, with the row locks that keep concurrent writes consistent.
-import { columnOf, representedFields, type FieldValue, type Item, type ResourceDef } from '../../resources/definition.js';
-import { applyUpdate, type CreatePlan, type LinkSet, type ReferenceCheck, type RemovePlan, type UpdatePlan } from '../../plan/write-plan.js';
-import { answerParams, claimParams, IDEMPOTENCY_SQL, keyParams, verdictOf, type KeyRecord } from '../idempotency-keys.js';
+import {
+  columnOf,
+  representedFields,
+  type FieldValue,
+  type Item,
+  type ResourceDef,
+} from '../../resources/definition.js';
+import {
+  applyUpdate,
+  type CreatePlan,
+  type LinkSet,
+  type ReferenceCheck,
+  type RemovePlan,
+  type UpdatePlan,
+} from '../../plan/write-plan.js';
+import {
+  answerParams,
+  claimParams,
+  IDEMPOTENCY_SQL,
+  keyParams,
+  verdictOf,
+  type KeyRecord,
+} from '../idempotency-keys.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import { referenceNotFound, toItem } from '../items.js';
 import type { IdempotencyClaim, IdempotencyKey, Precondition, TenantScope } from '../storage.js';
@@ -28,7 +48,13 @@ export async function createItem(db: Connection, scope: TenantScope, plan: Creat
   const params = [scope.tenantId, ...plan.row, words, vector];
   if (plan.checks.length === 0 && plan.links.length === 0) {
     if (!plan.answer) await db.run(insertStatement(plan.def), params);
-    else await db.run(insertAnswering(plan.def), [...params, plan.answer.answer, plan.answer.key.clientId, plan.answer.key.key]);
+    else
+      await db.run(insertAnswering(plan.def), [
+        ...params,
+        plan.answer.answer,
+        plan.answer.key.clientId,
+        plan.answer.key.key,
+      ]);
     return;
   }
   await db.transaction(async (tx) => {
@@ -40,7 +66,13 @@ export async function createItem(db: Connection, scope: TenantScope, plan: Creat
 }
 
 /** Locks the item, checks `expect`, writes only the changed columns (and the search columns), replaces the sets given. */
-export async function updateItem(tx: Executor, scope: TenantScope, id: string, plan: UpdatePlan, expect?: Precondition): Promise<Item | undefined> {
+export async function updateItem(
+  tx: Executor,
+  scope: TenantScope,
+  id: string,
+  plan: UpdatePlan,
+  expect?: Precondition,
+): Promise<Item | undefined> {
   const { def, changed } = plan;
   const row = await lockCurrent(tx, def, scope, id);
   if (!row) return undefined;
@@ -51,13 +83,22 @@ export async function updateItem(tx: Executor, scope: TenantScope, id: string, p
   const params = new Params();
   const sets = changed.map((name) => `${columnOf(name)} = ${params.add(item[name])}`);
   sets.push(`search_words = ${params.add(words)}`, `search_vector = ${params.add(vector)}::tsvector`);
-  await tx.run(`UPDATE ${def.name} SET ${sets.join(', ')} WHERE tenant_id = ${params.add(scope.tenantId)} AND seq = ${params.add(row.seq)}`, params.values);
+  await tx.run(
+    `UPDATE ${def.name} SET ${sets.join(', ')} WHERE tenant_id = ${params.add(scope.tenantId)} AND seq = ${params.add(row.seq)}`,
+    params.values,
+  );
   await replaceLinks(tx, scope, id, plan.links);
   return item;
 }
 
 /** Locks the item, checks `expect`, deletes it, sets every ref to it to NULL and deletes every link row holding it. */
-export async function removeItem(tx: Executor, scope: TenantScope, id: string, plan: RemovePlan, expect?: Precondition): Promise<boolean> {
+export async function removeItem(
+  tx: Executor,
+  scope: TenantScope,
+  id: string,
+  plan: RemovePlan,
+  expect?: Precondition,
+): Promise<boolean> {
   const { def, clear } = plan;
   const row = await lockCurrent(tx, def, scope, id);
   if (!row) return false;
@@ -77,7 +118,13 @@ export async function removeItem(tx: Executor, scope: TenantScope, id: string, p
  * keys when `sweepBefore` is given); a record released between the upsert and the read is
  * claimed on the next round.
  */
-export async function claimKey(db: Executor, scope: TenantScope, key: IdempotencyKey, time: number, sweepBefore: number | undefined): Promise<IdempotencyClaim> {
+export async function claimKey(
+  db: Executor,
+  scope: TenantScope,
+  key: IdempotencyKey,
+  time: number,
+  sweepBefore: number | undefined,
+): Promise<IdempotencyClaim> {
   if (sweepBefore !== undefined) await db.run(IDEMPOTENCY_SQL.sweep, [sweepBefore]);
   for (let round = 0; round < CLAIM_ROUNDS; round += 1) {
     if ((await db.rows(IDEMPOTENCY_SQL.claim, claimParams(scope, key, time))).length > 0) return { state: 'claimed' };
@@ -89,7 +136,12 @@ export async function claimKey(db: Executor, scope: TenantScope, key: Idempotenc
 }
 
 /** The item and its seq, locked until the transaction ends: a concurrent write of it waits. */
-async function lockCurrent(tx: Executor, def: ResourceDef, scope: TenantScope, id: string): Promise<{ seq: string; item: Item } | undefined> {
+async function lockCurrent(
+  tx: Executor,
+  def: ResourceDef,
+  scope: TenantScope,
+  id: string,
+): Promise<{ seq: string; item: Item } | undefined> {
   const sql = `SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE t.tenant_id = $1 AND t.id = $2 FOR UPDATE`;
   const [row] = await tx.rows<FieldValue[]>(sql, [scope.tenantId, id]);
   if (!row) return undefined;
@@ -104,7 +156,10 @@ async function lockCurrent(tx: Executor, def: ResourceDef, scope: TenantScope, i
  */
 async function checkReferences(tx: Executor, scope: TenantScope, checks: readonly ReferenceCheck[]): Promise<void> {
   for (const { field, target, ids } of checks) {
-    const rows = await tx.rows<[string]>(`SELECT id FROM ${target} WHERE tenant_id = $1 AND id = ANY($2::text[]) FOR KEY SHARE`, [scope.tenantId, ids]);
+    const rows = await tx.rows<[string]>(
+      `SELECT id FROM ${target} WHERE tenant_id = $1 AND id = ANY($2::text[]) FOR KEY SHARE`,
+      [scope.tenantId, ids],
+    );
     const found = new Set(rows.map((row) => row[0]));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0) throw referenceNotFound(field, target, missing);
@@ -116,7 +171,10 @@ async function replaceLinks(tx: Executor, scope: TenantScope, id: string, sets: 
   for (const { table, selfColumn, targetColumn, ids } of sets) {
     await tx.run(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${selfColumn} = $2`, [scope.tenantId, id]);
     if (ids.length === 0) continue;
-    await tx.run(`INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn})
-      SELECT $1, $2, u.target FROM unnest($3::text[]) WITH ORDINALITY AS u(target, n) ORDER BY u.n`, [scope.tenantId, id, ids]);
+    await tx.run(
+      `INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn})
+      SELECT $1, $2, u.target FROM unnest($3::text[]) WITH ORDINALITY AS u(target, n) ORDER BY u.n`,
+      [scope.tenantId, id, ids],
+    );
   }
 }

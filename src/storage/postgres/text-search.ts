@@ -8,9 +8,18 @@ import type { FieldValue, ResourceDef } from '../../resources/definition.js';
 import { indexedWords, words } from '../search-words.js';
 
 /** What an item is found by: its folded words as text, and as a tsvector value with their positions. */
-export function searchColumns(def: ResourceDef, values: Readonly<Record<string, FieldValue | undefined>>): { words: string; vector: string } {
+export function searchColumns(
+  def: ResourceDef,
+  values: Readonly<Record<string, FieldValue | undefined>>,
+): { words: string; vector: string } {
   const text = indexedWords(def, values);
-  const vector = text === '' ? '' : text.split(' ').map((word, index) => `${quote(word)}:${index + 1}`).join(' ');
+  const vector =
+    text === ''
+      ? ''
+      : text
+          .split(' ')
+          .map((word, index) => `${quote(word)}:${index + 1}`)
+          .join(' ');
   return { words: text, vector };
 }
 

@@ -28,13 +28,15 @@ export class GroupCommit {
   constructor(private readonly db: Database.Database) {
     this.commitTogether = db.transaction((batch: readonly Job[]) => batch.map((job) => job.work())).immediate;
     const inSavepoint = db.transaction((work: () => unknown) => work());
-    this.commitIsolated = db.transaction((batch: readonly Job[]) => batch.map((job): Result => {
-      try {
-        return { ok: true, value: inSavepoint(job.work) };
-      } catch (error) {
-        return { ok: false, error };
-      }
-    })).immediate;
+    this.commitIsolated = db.transaction((batch: readonly Job[]) =>
+      batch.map((job): Result => {
+        try {
+          return { ok: true, value: inSavepoint(job.work) };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      }),
+    ).immediate;
   }
 
   /**

@@ -1,5 +1,12 @@
 // Accounts, clients and access tokens in the SQLite database (writes share the storage's group commit).
-import { EXPIRED_TOKEN_RETENTION_SECONDS, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type AuthStore, type Client, type NewAccount } from '../../auth/auth-store.js';
+import {
+  EXPIRED_TOKEN_RETENTION_SECONDS,
+  TOKEN_SWEEP_INTERVAL_MS,
+  type AccessToken,
+  type AuthStore,
+  type Client,
+  type NewAccount,
+} from '../../auth/auth-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import { now } from '../ids.js';
 import type { GroupCommit } from './group-commit.js';
@@ -19,17 +26,22 @@ export class SqliteAuthStore implements AuthStore {
   /** Expired tokens are deleted now and then, when one is saved. */
   private readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
 
-  constructor(private readonly statements: Statements, private readonly writes: GroupCommit) {}
+  constructor(
+    private readonly statements: Statements,
+    private readonly writes: GroupCommit,
+  ) {}
 
   async createAccount(account: NewAccount): Promise<boolean> {
     return this.writes.run(() => {
       const taken = this.statements.get('SELECT 1 FROM accounts WHERE email = ?').get(account.email);
       if (taken) return false;
       const created = now();
-      this.statements.get('INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)')
+      this.statements
+        .get('INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)')
         .run(account.accountId, account.email, account.passwordHash, created);
       const { client } = account;
-      this.statements.get('INSERT INTO clients (id, tenant_id, name, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      this.statements
+        .get('INSERT INTO clients (id, tenant_id, name, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(client.id, account.accountId, client.name, client.secretHash, client.scopes.join(' '), created);
       return true;
     });
@@ -38,38 +50,65 @@ export class SqliteAuthStore implements AuthStore {
   async findClient(clientId: string): Promise<Client | undefined> {
     let row: { id: string; tenant_id: string; name: string; secret_hash: string; scopes: string } | undefined;
     try {
-      row = this.statements.get('SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = ?').get(clientId) as typeof row;
+      row = this.statements
+        .get('SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = ?')
+        .get(clientId) as typeof row;
     } catch (error) {
       throw this.statements.failure(error);
     }
-    return row && { id: row.id, tenantId: row.tenant_id, name: row.name, secretHash: row.secret_hash, scopes: row.scopes.split(' ') };
+    return (
+      row && {
+        id: row.id,
+        tenantId: row.tenant_id,
+        name: row.name,
+        secretHash: row.secret_hash,
+        scopes: row.scopes.split(' '),
+      }
+    );
   }
 
   async saveToken(token: AccessToken): Promise<void> {
     const sweep = this.sweeps.due();
     await this.writes.run(() => {
-      this.statements.get('INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+      this.statements
+        .get(
+          'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
         .run(token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt);
-      if (sweep) this.statements.get('DELETE FROM access_tokens WHERE expires_at < ?').run(token.issuedAt - EXPIRED_TOKEN_RETENTION_SECONDS);
+      if (sweep)
+        this.statements
+          .get('DELETE FROM access_tokens WHERE expires_at < ?')
+          .run(token.issuedAt - EXPIRED_TOKEN_RETENTION_SECONDS);
     });
   }
 
   async findToken(tokenHash: string): Promise<AccessToken | undefined> {
     let row: TokenRow | undefined;
     try {
-      row = this.statements.get('SELECT * FROM access_tokens WHERE token_hash = ?').get(tokenHash) as TokenRow | undefined;
+      row = this.statements.get('SELECT * FROM access_tokens WHERE token_hash = ?').get(tokenHash) as
+        TokenRow | undefined;
     } catch (error) {
       throw this.statements.failure(error);
     }
-    return row && {
-      tokenHash: row.token_hash, tenantId: row.tenant_id, clientId: row.client_id, scopes: row.scopes.split(' '),
-      issuedAt: row.issued_at, expiresAt: row.expires_at, revoked: row.revoked_at !== null,
-    };
+    return (
+      row && {
+        tokenHash: row.token_hash,
+        tenantId: row.tenant_id,
+        clientId: row.client_id,
+        scopes: row.scopes.split(' '),
+        issuedAt: row.issued_at,
+        expiresAt: row.expires_at,
+        revoked: row.revoked_at !== null,
+      }
+    );
   }
 
   async revokeToken(tokenHash: string, clientId: string): Promise<boolean> {
-    return this.writes.run(() => this.statements.get(
-      'UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL',
-    ).run(Math.floor(Date.now() / 1000), tokenHash, clientId).changes > 0);
+    return this.writes.run(
+      () =>
+        this.statements
+          .get('UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL')
+          .run(Math.floor(Date.now() / 1000), tokenHash, clientId).changes > 0,
+    );
   }
 }

@@ -24,13 +24,16 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     version: 1,
     description: 'dogs, owners, veterinarians, foods and their links',
     sql: `
-      ${resourceTable('dogs', `
+      ${resourceTable(
+        'dogs',
+        `
         name TEXT NOT NULL,
         fur_color TEXT,
         state TEXT NOT NULL DEFAULT 'registered',
         location TEXT,
         owner_id TEXT,
-        veterinarian_id TEXT`)}
+        veterinarian_id TEXT`,
+      )}
       CREATE INDEX dogs_fur_color ON dogs (tenant_id, ci(fur_color), seq);
       CREATE INDEX dogs_state ON dogs (tenant_id, state, seq);
       CREATE INDEX dogs_location ON dogs (tenant_id, ci(location), seq);
@@ -38,22 +41,31 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       CREATE INDEX dogs_veterinarian ON dogs (tenant_id, veterinarian_id, seq);
       CREATE INDEX dogs_adoptable ON dogs (state, seq) WHERE state = 'adoptable';
 
-      ${resourceTable('owners', `
+      ${resourceTable(
+        'owners',
+        `
         name TEXT NOT NULL,
         email TEXT,
-        location TEXT`)}
+        location TEXT`,
+      )}
       CREATE INDEX owners_location ON owners (tenant_id, ci(location), seq);
 
-      ${resourceTable('veterinarians', `
+      ${resourceTable(
+        'veterinarians',
+        `
         name TEXT NOT NULL,
         clinic TEXT,
-        location TEXT`)}
+        location TEXT`,
+      )}
       CREATE INDEX veterinarians_clinic ON veterinarians (tenant_id, ci(clinic), seq);
       CREATE INDEX veterinarians_location ON veterinarians (tenant_id, ci(location), seq);
 
-      ${resourceTable('foods', `
+      ${resourceTable(
+        'foods',
+        `
         name TEXT NOT NULL,
-        brand TEXT`)}
+        brand TEXT`,
+      )}
       CREATE INDEX foods_brand ON foods (tenant_id, ci(brand), seq);
 
       CREATE TABLE dog_foods (

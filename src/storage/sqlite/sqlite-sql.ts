@@ -17,7 +17,10 @@ export const BOUND_INTEGER = 'CAST(? AS INTEGER)';
 
 /** The columns of a representation, in the order of representedFields. */
 export const selectList = perDefinition((def: ResourceDef): string =>
-  representedFields(def).map((name) => `t.${columnOf(name)}`).join(', '));
+  representedFields(def)
+    .map((name) => `t.${columnOf(name)}`)
+    .join(', '),
+);
 
 /**
  * The JSON object of an item with the given represented fields, in that order, built by SQLite:
@@ -30,10 +33,12 @@ export const selectList = perDefinition((def: ResourceDef): string =>
 export function jsonObjectOf(fields: readonly string[]): string {
   let text = jsonObjects.get(fields);
   if (text === undefined) {
-    text = `json_object(${fields.map((name) => {
-      if (!/^[A-Za-z]+$/.test(name)) throw new Error(`not a field name: ${name}`);
-      return `'${name}', t.${columnOf(name)}`;
-    }).join(', ')})`;
+    text = `json_object(${fields
+      .map((name) => {
+        if (!/^[A-Za-z]+$/.test(name)) throw new Error(`not a field name: ${name}`);
+        return `'${name}', t.${columnOf(name)}`;
+      })
+      .join(', ')})`;
     jsonObjects.set(fields, text);
   }
   return text;
@@ -41,12 +46,15 @@ export function jsonObjectOf(fields: readonly string[]): string {
 const jsonObjects = new WeakMap<readonly string[], string>();
 
 /** One item of a tenant by its id. */
-export const byIdQuery = perDefinition((def: ResourceDef): string =>
-  `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`);
+export const byIdQuery = perDefinition(
+  (def: ResourceDef): string => `SELECT ${selectList(def)} FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`,
+);
 
 /** One item of a tenant by its id, then its seq (the row a write changes). */
-export const currentQuery = perDefinition((def: ResourceDef): string =>
-  `SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`);
+export const currentQuery = perDefinition(
+  (def: ResourceDef): string =>
+    `SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE t.tenant_id = ? AND t.id = ?`,
+);
 
 /** A new row: the tenant, then the represented fields in order. */
 export const insertQuery = perDefinition((def: ResourceDef): string => {
@@ -55,7 +63,9 @@ export const insertQuery = perDefinition((def: ResourceDef): string => {
 });
 
 /** A row's entry in the full-text index: its seq, then its words. */
-export const searchIndexInsert = perDefinition((def: ResourceDef): string => `INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`);
+export const searchIndexInsert = perDefinition(
+  (def: ResourceDef): string => `INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`,
+);
 
 /** With search text, the full-text index leads (CROSS JOIN fixes the order): it narrows far better than the tenant. */
 export function fromClause(def: ResourceDef, q: string | undefined): string {
@@ -86,10 +96,14 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria):
     } else if ('link' in association) {
       const { table, selfColumn, targetColumn } = association.link;
       if (tenant === undefined) {
-        clauses.push(`t.id IN (SELECT l.${targetColumn} FROM ${table} l WHERE l.tenant_id = t.tenant_id AND l.${selfColumn} = ?)`);
+        clauses.push(
+          `t.id IN (SELECT l.${targetColumn} FROM ${table} l WHERE l.tenant_id = t.tenant_id AND l.${selfColumn} = ?)`,
+        );
         params.push(parentId);
       } else {
-        clauses.push(`t.id IN (SELECT l.${targetColumn} FROM ${table} l WHERE l.tenant_id = ? AND l.${selfColumn} = ?)`);
+        clauses.push(
+          `t.id IN (SELECT l.${targetColumn} FROM ${table} l WHERE l.tenant_id = ? AND l.${selfColumn} = ?)`,
+        );
         params.push(tenant, parentId);
       }
     }

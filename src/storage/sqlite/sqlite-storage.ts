@@ -2,7 +2,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { representedFields, type AssociationDef, type FieldValue, type Item, type ResourceDef, type WriteValues } from '../../resources/definition.js';
+import {
+  representedFields,
+  type AssociationDef,
+  type FieldValue,
+  type Item,
+  type ResourceDef,
+  type WriteValues,
+} from '../../resources/definition.js';
 import { resourceByName } from '../../resources/index.js';
 import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { now } from '../ids.js';
@@ -10,13 +17,34 @@ import { IdempotencyPolicy } from '../idempotency-keys.js';
 import { toItem } from '../items.js';
 import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.js';
 import type {
-  Criteria, IdempotencyClaim, IdempotencyKey, IdempotentWrite, JsonPage, ListQuery, Page, Precondition, Scope, TenantScope, SearchHit, SearchQuery, Storage,
+  Criteria,
+  IdempotencyClaim,
+  IdempotencyKey,
+  IdempotentWrite,
+  JsonPage,
+  ListQuery,
+  Page,
+  Precondition,
+  Scope,
+  TenantScope,
+  SearchHit,
+  SearchQuery,
+  Storage,
 } from '../storage.js';
 import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { migrations } from './sqlite-migrations.js';
-import { BOUND_INTEGER, byIdQuery, fromClause, jsonObjectOf, relatedQuery, selectList, sortKey, whereClause } from './sqlite-sql.js';
+import {
+  BOUND_INTEGER,
+  byIdQuery,
+  fromClause,
+  jsonObjectOf,
+  relatedQuery,
+  selectList,
+  sortKey,
+  whereClause,
+} from './sqlite-sql.js';
 import { SqliteWrites } from './sqlite-writes.js';
 
 export class SqliteStorage implements Storage {
@@ -51,17 +79,27 @@ export class SqliteStorage implements Storage {
     this.writes = new GroupCommit(this.db);
     this.plans = new SqliteWrites(this.statements);
     this.auth = new SqliteAuthStore(this.statements, this.writes);
-    this.db.function('ci', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+    this.db.function('ci', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.toLowerCase() : value,
+    );
   }
 
   async migrate(): Promise<void> {
-    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-    const applied = new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((row) => row.version));
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
+    );
+    const applied = new Set(
+      (this.db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map(
+        (row) => row.version,
+      ),
+    );
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
       this.db.transaction(() => {
         this.db.exec(migration.sql);
-        this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(migration.version, now());
+        this.db
+          .prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)')
+          .run(migration.version, now());
       })();
     }
   }
@@ -86,17 +124,31 @@ export class SqliteStorage implements Storage {
   }
 
   async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
-    const { rows, hasMore } = this.page(def, scope, query, selectList(def), (sql, params) => this.readItems(def, sql, params));
+    const { rows, hasMore } = this.page(def, scope, query, selectList(def), (sql, params) =>
+      this.readItems(def, sql, params),
+    );
     return { items: rows, hasMore };
   }
 
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
-    const { rows, hasMore } = this.page(def, scope, query, jsonObjectOf(fields), (sql, params) => this.statements.pluck(sql).all(...params) as string[]);
+    const { rows, hasMore } = this.page(
+      def,
+      scope,
+      query,
+      jsonObjectOf(fields),
+      (sql, params) => this.statements.pluck(sql).all(...params) as string[],
+    );
     return { items: rows, hasMore };
   }
 
   /** One page of `columns` in the order of the query (sort, else rank with q, then creation), read by `read`. */
-  private page<Row>(def: ResourceDef, scope: Scope, query: ListQuery, columns: string, read: (sql: string, params: unknown[]) => Row[]): { rows: Row[]; hasMore: boolean } {
+  private page<Row>(
+    def: ResourceDef,
+    scope: Scope,
+    query: ListQuery,
+    columns: string,
+    read: (sql: string, params: unknown[]) => Row[],
+  ): { rows: Row[]; hasMore: boolean } {
     const { where, params } = whereClause(def, scope, query);
     if (where === undefined) return { rows: [], hasMore: false };
     const order: string[] = [];
@@ -119,7 +171,11 @@ export class SqliteStorage implements Storage {
     const { where, params } = whereClause(def, scope, criteria);
     if (where === undefined) return 0;
     try {
-      return (this.statements.get(`SELECT count(*) AS n FROM ${fromClause(def, criteria.q)} WHERE ${where}`).get(...params) as { n: number }).n;
+      return (
+        this.statements
+          .get(`SELECT count(*) AS n FROM ${fromClause(def, criteria.q)} WHERE ${where}`)
+          .get(...params) as { n: number }
+      ).n;
     } catch (error) {
       throw this.statements.failure(error);
     }
@@ -129,13 +185,24 @@ export class SqliteStorage implements Storage {
     return this.readItems(def, byIdQuery(def), [scope.tenantId, id])[0];
   }
 
-  async create(def: ResourceDef, scope: TenantScope, values: WriteValues, idempotency?: IdempotentWrite): Promise<Item> {
+  async create(
+    def: ResourceDef,
+    scope: TenantScope,
+    values: WriteValues,
+    idempotency?: IdempotentWrite,
+  ): Promise<Item> {
     const plan = planCreate(def, values, idempotency);
     await this.writes.run(() => this.plans.create(scope, plan));
     return plan.item;
   }
 
-  async update(def: ResourceDef, scope: TenantScope, id: string, values: WriteValues, expect?: Precondition): Promise<Item | undefined> {
+  async update(
+    def: ResourceDef,
+    scope: TenantScope,
+    id: string,
+    values: WriteValues,
+    expect?: Precondition,
+  ): Promise<Item | undefined> {
     const plan = planUpdate(def, values);
     return this.writes.run(() => {
       const row = this.plans.current(def, scope, id);
@@ -156,7 +223,12 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async fetchRelated(association: AssociationDef, scope: TenantScope, keys: readonly string[], limitPerKey: number): Promise<Map<string, Item[]>> {
+  async fetchRelated(
+    association: AssociationDef,
+    scope: TenantScope,
+    keys: readonly string[],
+    limitPerKey: number,
+  ): Promise<Map<string, Item[]>> {
     const related = new Map<string, Item[]>();
     if (keys.length === 0) return related;
     const target = resourceByName(association.target)!;

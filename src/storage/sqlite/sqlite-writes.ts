@@ -1,7 +1,27 @@
 // Renders write plans and Idempotency-Key statements as SQLite SQL, run synchronously inside a group commit's transaction.
-import { columnOf, representedFields, type FieldValue, type Item, type ResourceDef } from '../../resources/definition.js';
-import { applyUpdate, type CreatePlan, type LinkSet, type ReferenceCheck, type RemovePlan, type UpdatePlan } from '../../plan/write-plan.js';
-import { answerParams, claimParams, IDEMPOTENCY_SQL, keyParams, verdictOf, type KeyRecord } from '../idempotency-keys.js';
+import {
+  columnOf,
+  representedFields,
+  type FieldValue,
+  type Item,
+  type ResourceDef,
+} from '../../resources/definition.js';
+import {
+  applyUpdate,
+  type CreatePlan,
+  type LinkSet,
+  type ReferenceCheck,
+  type RemovePlan,
+  type UpdatePlan,
+} from '../../plan/write-plan.js';
+import {
+  answerParams,
+  claimParams,
+  IDEMPOTENCY_SQL,
+  keyParams,
+  verdictOf,
+  type KeyRecord,
+} from '../idempotency-keys.js';
 import { referenceNotFound, toItem } from '../items.js';
 import { indexedWords } from '../search-words.js';
 import type { IdempotencyClaim, IdempotencyKey, TenantScope } from '../storage.js';
@@ -57,7 +77,9 @@ export class SqliteWrites {
     this.statements.get(`DELETE FROM ${def.name} WHERE seq = ?`).run(seq);
     this.statements.get(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
     for (const { table, column } of clear.refColumns) {
-      this.statements.get(`UPDATE ${table} SET ${column} = NULL WHERE tenant_id = ? AND ${column} = ?`).run(scope.tenantId, id);
+      this.statements
+        .get(`UPDATE ${table} SET ${column} = NULL WHERE tenant_id = ? AND ${column} = ?`)
+        .run(scope.tenantId, id);
     }
     for (const { table, column } of clear.linkRows) {
       this.statements.get(`DELETE FROM ${table} WHERE tenant_id = ? AND ${column} = ?`).run(scope.tenantId, id);
@@ -74,7 +96,8 @@ export class SqliteWrites {
   /** Claims a key (after sweeping expired ones when `sweepBefore` is given); the transaction makes it atomic. */
   claim(scope: TenantScope, key: IdempotencyKey, time: number, sweepBefore: number | undefined): IdempotencyClaim {
     if (sweepBefore !== undefined) this.statements.get(KEYS_SQL.sweep).run(sweepBefore);
-    if (this.statements.pluck(KEYS_SQL.claim).get(...claimParams(scope, key, time)) !== undefined) return { state: 'claimed' };
+    if (this.statements.pluck(KEYS_SQL.claim).get(...claimParams(scope, key, time)) !== undefined)
+      return { state: 'claimed' };
     const record = this.statements.raw(KEYS_SQL.read).get(...keyParams(scope, key)) as KeyRecord | undefined;
     return verdictOf(record, key) ?? { state: 'pending' };
   }
@@ -90,8 +113,11 @@ export class SqliteWrites {
   /** Every non-null ref, and every id of a set, must name an item of its target resource in the same tenant. */
   private checkReferences(scope: TenantScope, checks: readonly ReferenceCheck[]): void {
     for (const { field, target, ids } of checks) {
-      const found = new Set(this.statements.pluck(`SELECT id FROM ${target} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
-        .all(scope.tenantId, JSON.stringify(ids)) as string[]);
+      const found = new Set(
+        this.statements
+          .pluck(`SELECT id FROM ${target} WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))`)
+          .all(scope.tenantId, JSON.stringify(ids)) as string[],
+      );
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length > 0) throw referenceNotFound(field, target, missing);
     }
@@ -101,7 +127,9 @@ export class SqliteWrites {
   private replaceLinks(scope: TenantScope, id: string, links: readonly LinkSet[]): void {
     for (const { table, selfColumn, targetColumn, ids } of links) {
       this.statements.get(`DELETE FROM ${table} WHERE tenant_id = ? AND ${selfColumn} = ?`).run(scope.tenantId, id);
-      const insert = this.statements.get(`INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn}) VALUES (?, ?, ?)`);
+      const insert = this.statements.get(
+        `INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn}) VALUES (?, ?, ?)`,
+      );
       for (const target of ids) insert.run(scope.tenantId, id, target);
     }
   }

@@ -36,11 +36,18 @@ export function sqliteFailure(db: Database.Database, error: unknown): unknown {
 }
 
 export class Statements {
-  private readonly caches: Record<Mode, Map<string, Statement>> = { objects: new Map(), arrays: new Map(), 'first column': new Map() };
+  private readonly caches: Record<Mode, Map<string, Statement>> = {
+    objects: new Map(),
+    arrays: new Map(),
+    'first column': new Map(),
+  };
   /** Statements handed out so far: lets tests check that loading associations is batched. */
   count = 0;
 
-  constructor(private readonly db: Database.Database, private readonly bound = STATEMENTS_PER_MODE) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly bound = STATEMENTS_PER_MODE,
+  ) {}
 
   /** The statement of `sql`, returning rows as objects. */
   get(sql: string): Statement {
