@@ -16,4 +16,9 @@ export default tseslint.config(
   },
   // The benchmark and the scripts are command-line tools: printing is their job.
   { files: ['bench/**', 'scripts/**'], rules: { 'no-console': 'off' } },
+  // The baseline server of the benchmark is plain JavaScript run by Node.
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly' } },
+  },
 );

@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 # A fresh clone, or a package.json newer than the installed modules: install first.
 if [ ! -d node_modules ] || [ package.json -nt node_modules/.package-lock.json ]; then npm install --no-audit --no-fund; fi
 npm run --silent typecheck
+# Formatter, linter and unused exports: code that fails them does not land.
+npm run --silent lint
 
 work=$(mktemp -d)
 pg_pid=

@@ -51,7 +51,8 @@ export async function build(t: TestContext, env: Record<string, string> = {}, gi
   let storage = given;
   let database: TestDatabase | undefined;
   if (!storage) ({ storage, database } = await ownStorage());
-  let app: FastifyInstance | undefined;
+  // Assigned once built; the cleanup registered before it also runs when the build fails.
+  let app: FastifyInstance | undefined = undefined;
   t.after(async () => {
     await app?.close();
     // The app closes its storage; one it never got to use is closed here.

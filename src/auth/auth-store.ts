@@ -1,11 +1,5 @@
 // The storage of accounts, OAuth clients and access tokens (secrets and tokens only as hashes).
 
-export interface Account {
-  readonly id: string;
-  readonly email: string;
-  readonly createdAt: string;
-}
-
 export interface Client {
   readonly id: string;
   /** The account (tenant) the client acts for. */

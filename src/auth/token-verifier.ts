@@ -16,7 +16,7 @@ interface Cached {
   readonly expiresAt: number;
 }
 
-export const REVOCATION_DELAY_MS = 5000;
+const REVOCATION_DELAY_MS = 5000;
 const MAX_ENTRIES = 100_000;
 
 export class TokenVerifier {

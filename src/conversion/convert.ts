@@ -47,7 +47,7 @@ export function convert(table: RateTable, request: ConversionRequest): Conversio
 }
 
 /** The codes a conversion accepts, in alphabetical order. */
-export function acceptedCodes(table: RateTable): string[] {
+function acceptedCodes(table: RateTable): string[] {
   return [...table.rates.keys()].sort();
 }
 

@@ -4,7 +4,7 @@ import { minorUnitsOf } from './iso4217.js';
 import { Money } from './money.js';
 
 export const ECB_SOURCE = 'European Central Bank euro reference rates';
-export const BASE_CURRENCY = 'EUR';
+const BASE_CURRENCY = 'EUR';
 
 /** The rates of one day: units of each currency per euro, the euro itself included as 1. */
 export interface RateTable {

@@ -7,7 +7,7 @@ import { parseEcbRates, RatesError, type RateTable } from './ecb-rates.js';
 /** At the repository root, so the same relative path works from src/ (tsx) and from the compiled dist/. */
 export const BUNDLED_RATES_FILE = fileURLToPath(new URL('../../rates/ecb-eurofxref-2022-07-08.xml', import.meta.url));
 
-export const RATES_URL_TIMEOUT_MS = 10_000;
+const RATES_URL_TIMEOUT_MS = 10_000;
 /** The ECB's whole history since 1999 is a few MB; anything far larger is not a rates file. */
 const MAX_RATES_BYTES = 64 * 1024 * 1024;
 

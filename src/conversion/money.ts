@@ -1,10 +1,11 @@
 // Decimal money for /convert: amounts read from text and one exact half-even rounding; no binary floating point anywhere.
 import { createRequire } from 'node:module';
+import type * as DecimalModule from 'decimal.js';
 import { ApiError } from '../errors.js';
 
 // decimal.js's ES module build has only a default export, which TypeScript's nodenext resolution
 // types as the CommonJS module object; the CommonJS build carries the class as a named member too.
-const { Decimal } = createRequire(import.meta.url)('decimal.js') as typeof import('decimal.js');
+const { Decimal } = createRequire(import.meta.url)('decimal.js') as typeof DecimalModule;
 
 /**
  * Decimals with room to spare: a 21-digit amount times a rate is exact, and the only division

@@ -60,7 +60,7 @@ export function registerDeprecation(app: FastifyInstance, stage: DeprecationStag
 }
 
 /** `/v1`, `/v1/…` or `/v1?…` (the URL after the format suffix is cut: `/v1/dogs.xml` is `/v1/dogs`). */
-export function isV1(url: string): boolean {
+function isV1(url: string): boolean {
   return url.startsWith('/v1') && (url.length === 3 || url[3] === '/' || url[3] === '?');
 }
 

@@ -28,13 +28,13 @@ interface EndpointPath {
   readonly cors?: boolean;
 }
 
-export interface TenantEndpoint extends EndpointPath {
+interface TenantEndpoint extends EndpointPath {
   readonly operations: Partial<Record<Verb, Operation>>;
   readonly open?: false;
 }
 
 /** Open operations need no token and see the public view (route configuration, read by the access stage). */
-export interface OpenEndpoint extends EndpointPath {
+interface OpenEndpoint extends EndpointPath {
   readonly operations: Partial<Record<Verb, Operation<PublicScope>>>;
   readonly open: true;
 }

@@ -79,7 +79,7 @@ export function enforceRateLimit(limiter: RateLimiter, key: string, what: string
 }
 
 /** The RateLimit-* headers of an answer (draft-ietf-httpapi-ratelimit-headers, as SPEC §7 names them). */
-export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   const headers: Record<string, string> = {
     'ratelimit-limit': String(decision.limit),
     'ratelimit-remaining': String(decision.remaining),

@@ -1,6 +1,7 @@
 // Shapes the HTTP answer of an API request: status (or its suppression), headers and the serialized body.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type ApiStatus } from '../errors.js';
+import type { ApiError } from '../errors.js';
+import { type ApiStatus } from '../errors.js';
 import { serialize, type Body, type Document } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
 import { etagOf, noneMatch } from './conditional.js';

@@ -1,5 +1,6 @@
 // The parameters of the document: shared query and header parameters, and each resource's fields, sort and filters.
-import { CONTROL_PARAMS, PATH_CONTROL_PARAMS, DEFAULT_LIMIT, MAX_LIMIT, MAX_Q_LENGTH } from '../query/collection.js';
+import type { CONTROL_PARAMS } from '../query/collection.js';
+import { PATH_CONTROL_PARAMS, DEFAULT_LIMIT, MAX_LIMIT, MAX_Q_LENGTH } from '../query/collection.js';
 import { sortableFields, representedFields, type ResourceDef } from '../resources/definition.js';
 import { MAX_TEXT_LENGTH } from '../resources/resource-schemas.js';
 import { ref, type JsonObject } from './json-schema.js';

@@ -12,7 +12,7 @@ import { finishOperation } from './security.js';
 const VERBS: readonly Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
 /** `/dogs/:id` → `/dogs/{id}`. */
-export function openApiPath(path: string): string {
+function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 

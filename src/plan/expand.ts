@@ -5,7 +5,7 @@ import { resourceByName } from '../resources/index.js';
 import type { Scope, Storage, TenantScope } from '../storage/storage.js';
 
 /** A nested array holds at most this many associated items (SPEC §3); the nested path pages through all. */
-export const NESTED_LIMIT = 100;
+const NESTED_LIMIT = 100;
 
 const RELATED = Symbol('related');
 

@@ -27,7 +27,7 @@ export interface LinkSet extends LinkRef {
 }
 
 /** A column holding ids of the deleted resource: a ref column to set to NULL, or a link table's column whose rows go. */
-export interface Reference {
+interface Reference {
   readonly table: string;
   readonly column: string;
 }

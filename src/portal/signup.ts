@@ -12,7 +12,7 @@ import { MEDIA_TYPES } from '../representation/formats.js';
 import { newId } from '../storage/ids.js';
 import { escapeHtml, page } from './html.js';
 
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 const FIELDS = ['email', 'password', 'appName'] as const;
 

@@ -6,7 +6,7 @@ export interface FieldNode {
   readonly children?: readonly FieldNode[];
 }
 
-export const MAX_FIELDS_DEPTH = 4;
+const MAX_FIELDS_DEPTH = 4;
 
 export type FieldsParseResult =
   { ok: true; nodes: FieldNode[] } | { ok: false; kind: 'syntax' | 'depth'; problem: string; path: string[] };

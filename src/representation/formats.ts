@@ -3,8 +3,6 @@ import { ApiError } from '../errors.js';
 
 export type Format = 'json' | 'xml';
 
-export const FORMATS: readonly Format[] = ['json', 'xml'];
-
 export const MEDIA_TYPES: Readonly<Record<Format, string>> = {
   json: 'application/json; charset=utf-8',
   xml: 'application/xml; charset=utf-8',

@@ -11,7 +11,7 @@ export type Item = Record<string, FieldValue>;
 export type WriteValues = Readonly<Record<string, FieldValue | readonly string[]>>;
 
 /** `ref`: the id of one item of another resource; `refs`: a write-only set of ids kept in a link table. */
-export type FieldKind = 'text' | 'email' | 'enum' | 'ref' | 'refs';
+type FieldKind = 'text' | 'email' | 'enum' | 'ref' | 'refs';
 
 /** A many-to-many link table: the column holding this side's id and the one holding the other's. */
 export interface LinkRef {

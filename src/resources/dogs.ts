@@ -2,7 +2,7 @@
 import type { ResourceDef } from './definition.js';
 import { DOG_FOODS, linkFrom } from './link-tables.js';
 
-export const DOG_STATES = ['registered', 'adoptable', 'adopted', 'lost'] as const;
+const DOG_STATES = ['registered', 'adoptable', 'adopted', 'lost'] as const;
 
 const FOODS_LINK = linkFrom(DOG_FOODS, 'dogs');
 

@@ -8,7 +8,7 @@ import type { Document } from '../representation/document.js';
 import { AMOUNT, currency, describe, IF_NONE_MATCH, NOT_MODIFIED } from './descriptor.js';
 import { checkParams } from './resource-operations.js';
 
-export const CONVERT_PARAMETERS = ['from', 'to', 'amount'] as const;
+const CONVERT_PARAMETERS = ['from', 'to', 'amount'] as const;
 
 const DESCRIPTOR = describe(
   { kind: 'convert' },

@@ -10,7 +10,7 @@ export interface Nesting {
   readonly association: AssociationDef;
 }
 
-export type ParameterKind =
+type ParameterKind =
   | 'id'
   | 'fields'
   | 'limit'

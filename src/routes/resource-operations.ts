@@ -255,7 +255,7 @@ function ifMatchCheck(def: ResourceDef, context: ApiContext): Precondition | und
   };
 }
 
-export function notFound(def: ResourceDef, id: string): ApiError {
+function notFound(def: ResourceDef, id: string): ApiError {
   return new ApiError(
     'itemNotFound',
     `There is no ${def.singular} with the id "${id}". It may have been deleted, or the id is mistyped; GET /${def.name} lists the current ones.`,

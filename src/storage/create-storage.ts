@@ -21,13 +21,14 @@ async function openPostgres(databaseUrl: string): Promise<Storage> {
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
     throw new Error(
       `DATABASE_URL is set, but the PostgreSQL database at ${redacted(databaseUrl)} could not be opened and migrated: ${reason}. Check that the server is running, that the URL (host, port, database, user, password) is right and that the user may create tables, or unset DATABASE_URL to use the embedded SQLite database.`,
+      { cause: error },
     );
   }
   return storage;
 }
 
 /** The URL without its password, fit for a log line. */
-export function redacted(databaseUrl: string): string {
+function redacted(databaseUrl: string): string {
   try {
     const url = new URL(databaseUrl);
     if (url.password) url.password = '***';

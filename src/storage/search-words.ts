@@ -8,7 +8,7 @@ const MARKS = /\p{M}+/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** NFKD, combining marks removed, lower case, then the special letters: `Tromsø` → `tromso`. */
-export function fold(text: string): string {
+function fold(text: string): string {
   return text
     .normalize('NFKD')
     .replace(MARKS, '')

@@ -24,9 +24,6 @@ export interface PublicScope {
   readonly kind: 'public';
 }
 
-/** The tenant of data written without an account (tests and tools that use the storage directly). */
-export const DEFAULT_TENANT = 'default';
-
 /** The one public view; it holds no data, so every caller may share it. */
 export const PUBLIC_SCOPE: PublicScope = Object.freeze({ kind: 'public' });
 

@@ -5,7 +5,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { TestApp } from '../helper.js';
 
-export type Json = { [key: string]: any };
+export // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads deep into parsed JSON documents
+type Json = { [key: string]: any };
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020, formats: string[]) => Ajv2020;
 

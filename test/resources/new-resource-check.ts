@@ -76,7 +76,7 @@ async function check(backend: Backend): Promise<void> {
     await app.close();
     await drop();
   }
-  console.log(`toys on ${backend}: schema, create, list, read, update, delete and OpenAPI ok`);
+  process.stdout.write(`toys on ${backend}: schema, create, list, read, update, delete and OpenAPI ok\n`);
 }
 
 await check('sqlite');

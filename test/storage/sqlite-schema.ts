@@ -1,7 +1,7 @@
 // Reads the schema of a SQLite database (sqlite_master, table_info, index_list, index_xinfo) into the form compareSchema takes.
 import type Database from 'better-sqlite3';
 import type { ActualSchema, ActualTable } from '../../src/storage/expected-schema.js';
-import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
+import type { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 
 interface ColumnInfo {
   name: string;

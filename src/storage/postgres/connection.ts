@@ -11,13 +11,13 @@ export interface Executor {
 }
 
 /** Enough connections for one node's concurrent requests; PostgreSQL's own limit is shared by every node. */
-export const POOL_SIZE = 10;
+const POOL_SIZE = 10;
 
 /** Deadlock and serialization failures: PostgreSQL rolled the transaction back, and running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
 /** How many SQL texts become named prepared statements: far more than the service's fixed texts. */
-export const NAMED_STATEMENTS = 500;
+const NAMED_STATEMENTS = 500;
 
 /** SQLSTATEs (or their two-character class) that mean the database failed, not the statement. */
 const SQLSTATE_FAILURES: Readonly<Record<string, StorageErrorKind>> = {

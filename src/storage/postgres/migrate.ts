@@ -6,7 +6,7 @@ import { migrations } from './postgres-migrations.js';
  * The key of the advisory lock the nodes take to migrate ("dogreg" in ASCII): when several
  * start at once, one applies the migrations and the others wait, then find nothing left to do.
  */
-export const MIGRATION_LOCK = 0x646f67726567;
+const MIGRATION_LOCK = 0x646f67726567;
 
 export async function runMigrations(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();

@@ -12,7 +12,7 @@ type Mode = 'objects' | 'arrays' | 'first column';
  * number of filter values), so a client could otherwise make the cache grow without end; past
  * the bound the oldest statement is dropped, and prepared again if it is wanted again.
  */
-export const STATEMENTS_PER_MODE = 500;
+const STATEMENTS_PER_MODE = 500;
 
 /** better-sqlite3's error codes (primary part) that mean the database itself failed, not the statement. */
 const FAILURES: Readonly<Record<string, StorageErrorKind>> = {
