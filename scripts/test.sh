@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what the tests need, type-checks (tests included), runs every test
+# The whole test suite: installs what the tests need, type-checks (tests included), lints, runs every test
 # file on SQLite, then the HTTP-level suites again on a real PostgreSQL (one server for the run,
 # started here and stopped on exit, whatever happens), and ends with the totals of both runs.
 set -euo pipefail
