@@ -1,4 +1,5 @@
-// buildApp(config): the Fastify application — the hooks, the one error and 404 handler, and one encapsulated plugin per surface.
+// buildApp(config): the Fastify application — the hooks, the one error and 404 handler, and one encapsulated plugin per
+// surface.
 import type { Server } from 'node:http';
 import Fastify, {
   type FastifyHttpOptions,

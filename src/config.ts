@@ -48,7 +48,8 @@ export const EnvSchema = Type.Object({
     Type.String({
       minLength: 1,
       description:
-        'the addresses of the proxies in front of the service, comma-separated: IP addresses, CIDR ranges such as 10.0.0.0/8, or loopback, linklocal, uniquelocal',
+        'the addresses of the proxies in front of the service, comma-separated: IP addresses, CIDR ranges such ' +
+        'as 10.0.0.0/8, or loopback, linklocal, uniquelocal',
     }),
   ),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({

@@ -30,28 +30,32 @@ export const catalogue = {
     status: 404,
     title: 'Unknown version',
     explanation:
-      'The first path segment names a version the service does not offer. Use one of the supported versions (v1, v2), written as "v" and a whole number.',
+      'The first path segment names a version the service does not offer. Use one of the supported versions (v1, ' +
+      'v2), written as "v" and a whole number.',
   },
   routeNotFound: {
     code: 1002,
     status: 404,
     title: 'No such path',
     explanation:
-      'The path does not name a resource, an item of one, or an operation of the API. Check the spelling against the API reference.',
+      'The path does not name a resource, an item of one, or an operation of the API. Check the spelling against ' +
+      'the API reference.',
   },
   methodNotAllowed: {
     code: 1003,
     status: 400,
     title: 'Method not offered',
     explanation:
-      'The path exists but does not offer this HTTP method. The Allow header of the answer lists the methods it offers.',
+      'The path exists but does not offer this HTTP method. The Allow header of the answer lists the methods it ' +
+      'offers.',
   },
   formatUnknown: {
     code: 1004,
     status: 400,
     title: 'Unknown format',
     explanation:
-      'The suffix of the last path segment names a format the service does not offer. Use .json or .xml, or leave the suffix out and send an Accept header.',
+      'The suffix of the last path segment names a format the service does not offer. Use .json or .xml, or ' +
+      'leave the suffix out and send an Accept header.',
   },
   methodOverrideInvalid: {
     code: 1005,
@@ -65,7 +69,8 @@ export const catalogue = {
     status: 400,
     title: 'Prefetch of a changing request',
     explanation:
-      'A GET whose method parameter makes it change data was sent as a browser prefetch (Sec-Purpose or Purpose: prefetch). It was not carried out; send it as a normal request.',
+      'A GET whose method parameter makes it change data was sent as a browser prefetch (Sec-Purpose or Purpose: ' +
+      'prefetch). It was not carried out; send it as a normal request.',
   },
   suppressInvalid: {
     code: 1007,
@@ -78,28 +83,33 @@ export const catalogue = {
     status: 400,
     title: 'Request does not parse',
     explanation:
-      'The request line or a header could not be read, for example a path with a broken %-escape. Encode the URL properly.',
+      'The request line or a header could not be read, for example a path with a broken %-escape. Encode the URL ' +
+      'properly.',
   },
   headersTooLarge: {
     code: 1009,
     status: 400,
     title: 'Request line and headers too large',
     explanation:
-      'The URL and the headers together may be at most 16 KiB. A very long URL (a huge fields selection, a long filter list) or an oversized cookie or header is the usual cause: ask for less per request, or page through the collection.',
+      'The URL and the headers together may be at most 16 KiB. A very long URL (a huge fields selection, a long ' +
+      'filter list) or an oversized cookie or header is the usual cause: ask for less per request, or page ' +
+      'through the collection.',
   },
   expectationUnsupported: {
     code: 1010,
     status: 400,
     title: 'Expectation not supported',
     explanation:
-      'The Expect header takes only 100-continue, the one expectation HTTP/1.1 defines. Remove the header, or send Expect: 100-continue.',
+      'The Expect header takes only 100-continue, the one expectation HTTP/1.1 defines. Remove the header, or ' +
+      'send Expect: 100-continue.',
   },
   hostMissing: {
     code: 1011,
     status: 400,
     title: 'Host header missing',
     explanation:
-      'An HTTP/1.1 request must carry a Host header naming the host it is for (RFC 9112 §3.2). HTTP clients add it themselves; a hand-written request needs it.',
+      'An HTTP/1.1 request must carry a Host header naming the host it is for (RFC 9112 §3.2). HTTP clients add ' +
+      'it themselves; a hand-written request needs it.',
   },
   methodTokenInvalid: {
     code: 1012,
@@ -113,21 +123,25 @@ export const catalogue = {
     status: 400,
     title: 'Characters not allowed in the URL',
     explanation:
-      'The request line has characters a URL may not contain as they are: spaces, control characters, or non-ASCII letters. Percent-encode them (é is %C3%A9, a space is %20).',
+      'The request line has characters a URL may not contain as they are: spaces, control characters, or ' +
+      'non-ASCII letters. Percent-encode them (é is %C3%A9, a space is %20).',
   },
   bodyFramingInvalid: {
     code: 1014,
     status: 400,
     title: 'Body framing broken',
     explanation:
-      'The length of the body could not be read: a chunked body with a malformed chunk size or ending, or a Content-Length that is not a number or contradicts Transfer-Encoding. Send the body with one valid Content-Length, or with correct chunked encoding.',
+      'The length of the body could not be read: a chunked body with a malformed chunk size or ending, or a ' +
+      'Content-Length that is not a number or contradicts Transfer-Encoding. Send the body with one valid ' +
+      'Content-Length, or with correct chunked encoding.',
   },
   unknownParameter: {
     code: 2000,
     status: 400,
     title: 'Unknown query parameter',
     explanation:
-      'The query string has a parameter this operation does not accept, often a typo (colour for color). The message lists the accepted parameters.',
+      'The query string has a parameter this operation does not accept, often a typo (colour for color). The ' +
+      'message lists the accepted parameters.',
   },
   limitInvalid: {
     code: 2001,
@@ -146,7 +160,9 @@ export const catalogue = {
     status: 400,
     title: 'Invalid fields selection',
     explanation:
-      'fields is a comma-separated list of field names, with a nested selection in parentheses for an association, for example fields=name,dogs(name). The message says where the selection went wrong and lists the valid fields at that level.',
+      'fields is a comma-separated list of field names, with a nested selection in parentheses for an ' +
+      'association, for example fields=name,dogs(name). The message says where the selection went wrong and ' +
+      'lists the valid fields at that level.',
   },
   fieldsTooDeep: {
     code: 2004,
@@ -165,7 +181,8 @@ export const catalogue = {
     status: 400,
     title: 'Invalid sort',
     explanation:
-      'sort names one sortable field, with a leading - for descending order, for example sort=-name. The message lists the sortable fields.',
+      'sort names one sortable field, with a leading - for descending order, for example sort=-name. The message ' +
+      'lists the sortable fields.',
   },
   searchInvalid: {
     code: 2007,
@@ -178,21 +195,24 @@ export const catalogue = {
     status: 400,
     title: 'Invalid Idempotency-Key',
     explanation:
-      'The Idempotency-Key header is 1 to 255 visible ASCII characters, for example a UUID made fresh for each new creation.',
+      'The Idempotency-Key header is 1 to 255 visible ASCII characters, for example a UUID made fresh for each ' +
+      'new creation.',
   },
   parameterRepeated: {
     code: 2009,
     status: 400,
     title: 'Query parameter repeated',
     explanation:
-      'A query parameter appears more than once. Give each parameter once; to filter on several values, separate them with commas in one parameter (color=brown,black).',
+      'A query parameter appears more than once. Give each parameter once; to filter on several values, separate ' +
+      'them with commas in one parameter (color=brown,black).',
   },
   bodyMalformed: {
     code: 3000,
     status: 400,
     title: 'Body does not parse',
     explanation:
-      'The request body could not be read as its Content-Type says. Send valid JSON with Content-Type: application/json, or name=value pairs with Content-Type: application/x-www-form-urlencoded.',
+      'The request body could not be read as its Content-Type says. Send valid JSON with Content-Type: ' +
+      'application/json, or name=value pairs with Content-Type: application/x-www-form-urlencoded.',
   },
   bodyTooLarge: {
     code: 3001,
@@ -205,7 +225,8 @@ export const catalogue = {
     status: 400,
     title: 'Unsupported body type',
     explanation:
-      'Request bodies are application/json or application/x-www-form-urlencoded. Set the Content-Type header to one of them.',
+      'Request bodies are application/json or application/x-www-form-urlencoded. Set the Content-Type header to ' +
+      'one of them.',
   },
   bodyFieldUnknown: {
     code: 3003,
@@ -231,7 +252,8 @@ export const catalogue = {
     status: 400,
     title: 'Invalid field value',
     explanation:
-      'A body field has a value of the wrong kind (for example a number or a list where text is expected, or a control character). The message names the field and what it takes.',
+      'A body field has a value of the wrong kind (for example a number or a list where text is expected, or a ' +
+      'control character). The message names the field and what it takes.',
   },
   emailInvalid: {
     code: 3007,
@@ -244,35 +266,40 @@ export const catalogue = {
     status: 400,
     title: 'Value not allowed',
     explanation:
-      'A field takes one of a fixed set of values (state: registered, adoptable, adopted, lost). The message lists them.',
+      'A field takes one of a fixed set of values (state: registered, adoptable, adopted, lost). The message ' +
+      'lists them.',
   },
   referenceNotFound: {
     code: 3009,
     status: 400,
     title: 'Referenced item not found',
     explanation:
-      'A field refers to an item (an owner, a veterinarian, a food) by an id that does not exist or that you cannot see. Create the item first, or correct the id.',
+      'A field refers to an item (an owner, a veterinarian, a food) by an id that does not exist or that you ' +
+      'cannot see. Create the item first, or correct the id.',
   },
   itemNotFound: {
     code: 4000,
     status: 404,
     title: 'Item not found',
     explanation:
-      'No item with this id exists, or it is not visible to you. It may have been deleted; list the collection to find current ids.',
+      'No item with this id exists, or it is not visible to you. It may have been deleted; list the collection ' +
+      'to find current ids.',
   },
   preconditionFailed: {
     code: 4001,
     status: 400,
     title: 'Item changed (If-Match)',
     explanation:
-      'The If-Match header does not match the current ETag of the item, so someone changed it since you read it. Nothing was changed: GET the item again, reapply your change, and send it with the new ETag.',
+      'The If-Match header does not match the current ETag of the item, so someone changed it since you read it. ' +
+      'Nothing was changed: GET the item again, reapply your change, and send it with the new ETag.',
   },
   idempotencyKeyReused: {
     code: 4002,
     status: 400,
     title: 'Idempotency-Key reused',
     explanation:
-      'This Idempotency-Key was already used in the last 24 hours for a request with another body or path. Use a fresh key for a new creation; reuse a key only to retry the very same request.',
+      'This Idempotency-Key was already used in the last 24 hours for a request with another body or path. Use a ' +
+      'fresh key for a new creation; reuse a key only to retry the very same request.',
   },
   idempotencyInProgress: {
     code: 4003,
@@ -287,14 +314,17 @@ export const catalogue = {
     status: 400,
     title: 'Unknown currency',
     explanation:
-      'from and to take a three-letter ISO 4217 currency code (EUR, USD, JPY, in any case) for which the service has a euro reference rate of the European Central Bank. The message lists the codes accepted.',
+      'from and to take a three-letter ISO 4217 currency code (EUR, USD, JPY, in any case) for which the service ' +
+      'has a euro reference rate of the European Central Bank. The message lists the codes accepted.',
   },
   amountInvalid: {
     code: 6001,
     status: 400,
     title: 'Invalid amount',
     explanation:
-      'amount is a decimal number of 0 or more, written with digits and an optional decimal point (100, 99.95), with at most 15 digits before the point and 6 after it. A sign, an exponent, spaces and thousands separators are not accepted.',
+      'amount is a decimal number of 0 or more, written with digits and an optional decimal point (100, 99.95), ' +
+      'with at most 15 digits before the point and 6 after it. A sign, an exponent, spaces and thousands ' +
+      'separators are not accepted.',
   },
   conversionParameterMissing: {
     code: 6002,
@@ -308,14 +338,17 @@ export const catalogue = {
     status: 401,
     title: 'Access token missing',
     explanation:
-      'Every operation under /v<N>/ except GET /adoptions needs an OAuth 2.0 access token. Sign up in the developer portal for a client, get a token from POST /oauth2/token (grant_type=client_credentials), and send it as Authorization: Bearer <token>.',
+      'Every operation under /v<N>/ except GET /adoptions needs an OAuth 2.0 access token. Sign up in the ' +
+      'developer portal for a client, get a token from POST /oauth2/token (grant_type=client_credentials), and ' +
+      'send it as Authorization: Bearer <token>.',
   },
   tokenInvalid: {
     code: 5001,
     status: 401,
     title: 'Access token not valid',
     explanation:
-      'The access token is unknown, expired or revoked. Get a new one from POST /oauth2/token. Tokens expire after TOKEN_TTL_SECONDS (one hour by default).',
+      'The access token is unknown, expired or revoked. Get a new one from POST /oauth2/token. Tokens expire ' +
+      'after TOKEN_TTL_SECONDS (one hour by default).',
   },
   scopeInsufficient: {
     code: 5002,
@@ -329,7 +362,8 @@ export const catalogue = {
     status: 403,
     title: 'Rate limit reached',
     explanation:
-      'The client (or, on the open operation, the IP address) sent more requests this minute than the limit allows. Wait for the seconds in Retry-After; the RateLimit-* headers of every answer show where you stand.',
+      'The client (or, on the open operation, the IP address) sent more requests this minute than the limit ' +
+      'allows. Wait for the seconds in Retry-After; the RateLimit-* headers of every answer show where you stand.',
     retryable: true,
   },
   tokenMultiple: {
@@ -337,7 +371,8 @@ export const catalogue = {
     status: 400,
     title: 'Access token sent twice',
     explanation:
-      'RFC 6750 allows one way of sending the token per request: the Authorization header, or access_token in the query string or a form body.',
+      'RFC 6750 allows one way of sending the token per request: the Authorization header, or access_token in ' +
+      'the query string or a form body.',
   },
   emailTaken: {
     code: 5005,
@@ -356,7 +391,8 @@ export const catalogue = {
     status: 500,
     title: 'Internal error',
     explanation:
-      'The service failed to answer. The message carries a request id; quote it when you report the problem. Retrying later may work.',
+      'The service failed to answer. The message carries a request id; quote it when you report the problem. ' +
+      'Retrying later may work.',
     retryable: true,
   },
   shuttingDown: {
@@ -364,7 +400,8 @@ export const catalogue = {
     status: 500,
     title: 'Service restarting',
     explanation:
-      'The node that received the request is shutting down. Retry the request; another node, or this one after its restart, will answer.',
+      'The node that received the request is shutting down. Retry the request; another node, or this one after ' +
+      'its restart, will answer.',
     retryable: true,
   },
   databaseUnavailable: {

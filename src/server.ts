@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { api: config.publicUrl, portal: config.portalUrl, listening: address },
-    `Dog Registry Service ready: API at ${config.publicUrl}/v2 (and /v1), portal at ${config.portalUrl}, listening on ${address}`,
+    `Dog Registry Service ready: API at ${config.publicUrl}/v2 (and /v1), portal at ${config.portalUrl}, ` +
+      `listening on ${address}`,
   );
   app.log.info(
     { signup: `${config.portalUrl}/signup`, token: `${config.publicUrl}/oauth2/token` },
@@ -72,7 +73,8 @@ function handleSignals(app: FastifyInstance, config: Config): void {
 function credentialsHowTo(config: Config): string {
   return [
     'To get credentials: sign up (once), get a token, call the API:',
-    `  curl -s -H 'accept: application/json' -d email=you@example.com -d 'password=a long passphrase' -d appName=demo ${config.portalUrl}/signup`,
+    `  curl -s -H 'accept: application/json' -d email=you@example.com -d 'password=a long passphrase' -d ` +
+      `appName=demo ${config.portalUrl}/signup`,
     `  curl -s -u '<clientId>:<clientSecret>' -d grant_type=client_credentials ${config.publicUrl}/oauth2/token`,
     `  curl -s -H 'authorization: Bearer <access_token>' ${config.publicUrl}/v2/dogs`,
     `(or open ${config.portalUrl}/signup in a browser)`,

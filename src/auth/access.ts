@@ -44,7 +44,8 @@ export class AccessControl {
     if (token === undefined) {
       throw new ApiError(
         'tokenMissing',
-        'This operation needs an access token: send Authorization: Bearer <token>. Get one from POST /oauth2/token with your client id and secret (sign up in the developer portal for a client).',
+        'This operation needs an access token: send Authorization: Bearer <token>. Get one from POST ' +
+          '/oauth2/token with your client id and secret (sign up in the developer portal for a client).',
         { 'www-authenticate': `Bearer ${REALM}` },
       );
     }
@@ -69,7 +70,8 @@ export class AccessControl {
     if (!principal.scopes.includes(needed)) {
       throw new ApiError(
         'scopeInsufficient',
-        `The access token lacks the "${needed}" scope that ${method} needs (it has: ${principal.scopes.join(', ') || 'none'}). Ask for it when you get the token: scope=${needed}.`,
+        `The access token lacks the "${needed}" scope that ${method} needs (it has: ` +
+          `${principal.scopes.join(', ') || 'none'}). Ask for it when you get the token: scope=${needed}.`,
         {
           'www-authenticate': `Bearer ${REALM}, error="insufficient_scope", error_description="The token lacks the ${needed} scope", scope="${needed}"`,
         },
@@ -98,7 +100,8 @@ function presentedToken(request: FastifyRequest): string | undefined {
   if (found.length > 1) {
     throw new ApiError(
       'tokenMultiple',
-      'The access token was sent more than one way. Send it once: in the Authorization header, or as access_token in the query string or the form body.',
+      'The access token was sent more than one way. Send it once: in the Authorization header, or as ' +
+        'access_token in the query string or the form body.',
     );
   }
   return found[0] === '' ? undefined : found[0];

@@ -1,4 +1,5 @@
-// The one client authentication of the token, revocation and introspection endpoints: client_secret_basic or client_secret_post, exactly one.
+// The one client authentication of the token, revocation and introspection endpoints: client_secret_basic or
+// client_secret_post, exactly one.
 import type { AuthStore, Client } from './auth-store.js';
 import { InvalidClient, InvalidRequest } from './oauth-errors.js';
 import { secretHash, secretMatches } from './secrets.js';
@@ -30,7 +31,8 @@ export async function authenticateClient(
   const matches = secretMatches(credentials.secret, client?.secretHash ?? NO_CLIENT_HASH);
   if (!client || !matches) {
     return new InvalidClient(
-      'Client authentication failed: the client id is unknown or the secret is wrong. Check both (a rotated secret replaces the old one at once).',
+      'Client authentication failed: the client id is unknown or the secret is wrong. Check both (a rotated ' +
+        'secret replaces the old one at once).',
       credentials.basic,
     );
   }
@@ -51,12 +53,14 @@ function presentedCredentials(
     const basic = basicCredentials(authorization);
     if (!basic)
       return new InvalidClient(
-        'The Authorization header is not valid Basic credentials: send Basic base64(client_id:client_secret), each part form-encoded (RFC 6749 §2.3.1).',
+        'The Authorization header is not valid Basic credentials: send Basic base64(client_id:client_secret), ' +
+          'each part form-encoded (RFC 6749 §2.3.1).',
         true,
       );
     if (bodySecret !== undefined)
       return new InvalidRequest(
-        'The client authenticated two ways: send the secret in the Authorization header or as client_secret in the body, not both (RFC 6749 §2.3).',
+        'The client authenticated two ways: send the secret in the Authorization header or as client_secret in ' +
+          'the body, not both (RFC 6749 §2.3).',
       );
     if (bodyId !== undefined && bodyId !== basic.id)
       return new InvalidRequest(
@@ -66,13 +70,15 @@ function presentedCredentials(
   }
   if (bodyId === undefined && bodySecret === undefined) {
     return new InvalidClient(
-      'No client authentication was sent: use Basic with the client id and secret, or send client_id and client_secret in the form body.',
+      'No client authentication was sent: use Basic with the client id and secret, or send client_id and ' +
+        'client_secret in the form body.',
       false,
     );
   }
   if (bodyId === undefined || bodySecret === undefined) {
     return new InvalidClient(
-      `Client authentication needs both client_id and client_secret; ${bodyId === undefined ? 'client_id' : 'client_secret'} is missing.`,
+      `Client authentication needs both client_id and client_secret; ` +
+        `${bodyId === undefined ? 'client_id' : 'client_secret'} is missing.`,
       false,
     );
   }

@@ -1,9 +1,13 @@
-// The OAuth endpoints' errors (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 7662 §2.3): one class per error, rendered in one place.
+// The OAuth endpoints' errors (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 7662 §2.3): one class per error, rendered in one
+// place.
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 
-/** The challenge of an invalid_client answer to a client that tried Basic: the one HTTP scheme a client may authenticate with. */
+/**
+ * The challenge of an invalid_client answer to a client that tried Basic: the one HTTP scheme a client may authenticate
+ * with.
+ */
 const BASIC_CHALLENGE = 'Basic realm="Dog Registry"';
 
 type OAuthErrorName =
@@ -30,7 +34,10 @@ export class InvalidRequest extends OAuthError {
   readonly status = 400;
 }
 
-/** Client authentication failed: unknown client, wrong secret, none sent. 401, with a Basic challenge when the client tried Basic. */
+/**
+ * Client authentication failed: unknown client, wrong secret, none sent. 401, with a Basic challenge when the client
+ * tried Basic.
+ */
 export class InvalidClient extends OAuthError {
   readonly error = 'invalid_client';
   readonly status = 401;
@@ -83,7 +90,10 @@ export type OAuthFailure =
   | InvalidScope
   | ServerError;
 
-/** The library's errors that the token grant may raise, by their RFC name (the only source of some of the classes above, for now). */
+/**
+ * The library's errors that the token grant may raise, by their RFC name (the only source of some of the classes above,
+ * for now).
+ */
 const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailure>> = {
   invalid_request: (description) => new InvalidRequest(description),
   invalid_client: (description) => new InvalidClient(description, false),
@@ -92,7 +102,8 @@ const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailur
   unsupported_grant_type: (description) => new UnsupportedGrantType(description),
   invalid_scope: () =>
     new InvalidScope(
-      'A scope asked for is not one this client holds, or is malformed: ask for some of its scopes (read, write), space-separated, or leave scope out to get them all.',
+      'A scope asked for is not one this client holds, or is malformed: ask for some of its scopes (read, ' +
+        'write), space-separated, or leave scope out to get them all.',
     ),
 };
 

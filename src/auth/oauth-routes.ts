@@ -1,4 +1,5 @@
-// The authorization server's endpoints: RFC 8414 metadata, token (RFC 6749), revocation (RFC 7009), introspection (RFC 7662).
+// The authorization server's endpoints: RFC 8414 metadata, token (RFC 6749), revocation (RFC 7009), introspection (RFC
+// 7662).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { readBody } from '../http/raw-body.js';

@@ -1,4 +1,5 @@
-// The token grant, done by @node-oauth/oauth2-server for a client already authenticated (client-auth.ts): grant, scope and token checks.
+// The token grant, done by @node-oauth/oauth2-server for a client already authenticated (client-auth.ts): grant, scope
+// and token checks.
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { AuthStore, Client } from './auth-store.js';
 import { InvalidRequest, UnsupportedGrantType, type OAuthFailure } from './oauth-errors.js';
@@ -106,7 +107,8 @@ export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number) {
       body: { ...rest, client_id: client.id },
     });
     const response = new OAuth2Server.Response({ headers: {} });
-    // A server of this one request (the library keeps nothing else in it), whose model hands the library the client authenticated already.
+    // A server of this one request (the library keeps nothing else in it), whose model hands the library the client
+    // authenticated already.
     const server = new OAuth2Server({
       ...options,
       model: { ...model, getClient: async () => modelClient } as unknown as OAuth2Server.ServerOptions['model'],

@@ -1,4 +1,5 @@
-// Checks bearer tokens: a hash lookup in the store, cached per node for at most 5 s (SPEC §7: revocation reaches every node within 5 s).
+// Checks bearer tokens: a hash lookup in the store, cached per node for at most 5 s (SPEC §7: revocation reaches every
+// node within 5 s).
 import type { AuthStore } from './auth-store.js';
 import { secretHash } from './secrets.js';
 

@@ -1,4 +1,5 @@
-// A currency conversion (SPEC §6): codes checked against the rates, cross rates through EUR, every number as decimal text.
+// A currency conversion (SPEC §6): codes checked against the rates, cross rates through EUR, every number as decimal
+// text.
 import { ApiError } from '../errors.js';
 import type { RateTable } from './ecb-rates.js';
 import { minorUnitsOf } from './iso4217.js';

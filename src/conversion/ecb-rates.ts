@@ -80,7 +80,8 @@ export function parseEcbRates(xml: string, origin: string): RateTable {
 
 function notEcb(origin: string, reason: string): RatesError {
   return new RatesError(
-    `${origin} is not in the ECB euro reference rates format (as https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml): ${reason}.`,
+    `${origin} is not in the ECB euro reference rates format (as ` +
+      `https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml): ${reason}.`,
   );
 }
 

@@ -41,7 +41,8 @@ async function readRates(file: string, origin: string): Promise<string> {
     return await fs.readFile(file, 'utf8');
   } catch (error) {
     throw new RatesError(
-      `${origin} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give the path of an ECB euro reference rates XML file.`,
+      `${origin} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give the ` +
+        `path of an ECB euro reference rates XML file.`,
     );
   }
 }

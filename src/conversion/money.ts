@@ -1,4 +1,5 @@
-// Decimal money for /convert: amounts read from text and one exact half-even rounding; no binary floating point anywhere.
+// Decimal money for /convert: amounts read from text and one exact half-even rounding; no binary floating point
+// anywhere.
 import { createRequire } from 'node:module';
 import type * as DecimalModule from 'decimal.js';
 import { ApiError } from '../errors.js';
@@ -27,9 +28,12 @@ const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
 export const AMOUNT_ACCEPTED =
   `a decimal number of 0 or more written with digits and an optional decimal point, such as 100 or 99.95, ` +
-  `with at most ${MAX_INTEGER_DIGITS} digits before the point and ${MAX_FRACTION_DIGITS} after it (no sign, exponent, spaces or thousands separators)`;
+  `with at most ${MAX_INTEGER_DIGITS} digits before the point and ${MAX_FRACTION_DIGITS} after it (no sign, ` +
+  `exponent, spaces or thousands separators)`;
 
-/** An amount as the query string gives it; anything but a plain non-negative decimal within the digit limits is a 400. */
+/**
+ * An amount as the query string gives it; anything but a plain non-negative decimal within the digit limits is a 400.
+ */
 export function parseAmount(raw: string): Money {
   const match = raw.length <= MAX_AMOUNT_LENGTH ? DECIMAL.exec(raw) : null;
   if (!match) {

@@ -21,7 +21,9 @@ export interface Intent {
   /** The method carried out: the HTTP method, or the one `method` / X-HTTP-Method-Override names. */
   readonly method: Verb;
   readonly overridden: boolean;
-  /** An overridden GET: the query string carries the input fields, so the body rules check it, not the parameter check. */
+  /**
+   * An overridden GET: the query string carries the input fields, so the body rules check it, not the parameter check.
+   */
   readonly fieldsInQuery: boolean;
   /** The routed path, without the query or a format suffix: `/v2/dogs/abc`. */
   readonly path: string;
@@ -173,7 +175,8 @@ function overrideOf(request: FastifyRequest, httpMethod: string, query: QueryPar
     if (query.method === undefined && header === undefined) return undefined;
     throw new ApiError(
       'methodOverrideInvalid',
-      `A method override (the method parameter or X-HTTP-Method-Override) applies only to a GET or a POST; this request is a ${httpMethod}. Send the method you mean as the request's own method, without the override.`,
+      `A method override (the method parameter or X-HTTP-Method-Override) applies only to a GET or a POST; this ` +
+        `request is a ${httpMethod}. Send the method you mean as the request's own method, without the override.`,
     );
   }
   const named = query.method ?? (httpMethod === 'POST' ? (bodyMethod(request) ?? header) : undefined);
@@ -182,7 +185,8 @@ function overrideOf(request: FastifyRequest, httpMethod: string, query: QueryPar
   if (!target) {
     throw new ApiError(
       'methodOverrideInvalid',
-      `The method override "${String(named)}" is not one of post, put, delete. Send it as ?method=put (or the X-HTTP-Method-Override header on a POST).`,
+      `The method override "${String(named)}" is not one of post, put, delete. Send it as ?method=put (or the ` +
+        `X-HTTP-Method-Override header on a POST).`,
     );
   }
   return target;

@@ -1,4 +1,5 @@
-// The deprecation stage: with V1_SUNSET set, every answer under /v1 announces it (Deprecation, Sunset, Link rel="deprecation").
+// The deprecation stage: with V1_SUNSET set, every answer under /v1 announces it (Deprecation, Sunset, Link
+// rel="deprecation").
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 

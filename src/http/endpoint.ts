@@ -14,7 +14,10 @@ import { VERSIONS } from './versions.js';
 export interface Operation<S extends Scope = TenantScope> {
   /** What it accepts and answers: its parameter check and its OpenAPI description read this. */
   readonly descriptor: OperationDescriptor;
-  /** Runs stages 7 on (parameters and body, then the item) and returns what to send; a create commits `claimed`'s answer. */
+  /**
+   * Runs stages 7 on (parameters and body, then the item) and returns what to send; a create commits `claimed`'s
+   * answer.
+   */
   run(context: ApiContext<S>, claimed?: ClaimedKey): Promise<Outcome>;
 }
 
@@ -46,7 +49,8 @@ export interface EndpointDeps {
 
 /** What a browser script on another origin may read of an answer (CORS). */
 const EXPOSED_HEADERS =
-  'ETag, Link, Location, X-Request-Id, X-Total-Count, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Deprecation, Sunset';
+  'ETag, Link, Location, X-Request-Id, X-Total-Count, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, ' +
+  'Retry-After, Deprecation, Sunset';
 
 const VERB_ORDER: Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -109,7 +113,8 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
         if (intent.overridden && request.method !== 'POST' && isPrefetch(request)) {
           throw new ApiError(
             'prefetchRefused',
-            'This GET changes data (it has a method override) and was sent as a prefetch, so it was not carried out. Send it as a normal request.',
+            'This GET changes data (it has a method override) and was sent as a prefetch, so it was not carried ' +
+              'out. Send it as a normal request.',
           );
         }
         let outcome: Outcome;

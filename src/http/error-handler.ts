@@ -1,4 +1,5 @@
-// The one error handler, and the 404 handler for paths outside every surface: every failure becomes a catalogue error in the request's format.
+// The one error handler, and the 404 handler for paths outside every surface: every failure becomes a catalogue error
+// in the request's format.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { StorageError } from '../storage/storage-error.js';
@@ -65,7 +66,8 @@ export function frameworkErrorHandler(portalUrl: string, deprecation?: Deprecati
  */
 function storageFailure(error: StorageError, requestId: string): ApiError {
   if (error.kind === 'busy') {
-    const message = `The database is busy right now. Retry in a second; quote the request id ${requestId} if it persists.`;
+    const message =
+      `The database is busy right now. Retry in a second; quote the request id ${requestId} if it ` + `persists.`;
     return new ApiError('databaseUnavailable', message, { 'retry-after': '1' });
   }
   return new ApiError(
@@ -90,6 +92,7 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   request.log.error({ err: error }, 'request failed');
   return new ApiError(
     'internal',
-    `The service failed to answer this request. Quote the request id ${request.id} if you report it; retrying later may work.`,
+    `The service failed to answer this request. Quote the request id ${request.id} if you report it; retrying ` +
+      `later may work.`,
   );
 }

@@ -40,7 +40,8 @@ export async function runIdempotent(
   if (typeof header !== 'string' || !KEY.test(header)) {
     throw new ApiError(
       'idempotencyKeyInvalid',
-      'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a fresh UUID per creation is a good key), given once.',
+      'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a fresh UUID per creation is a good ' +
+        'key), given once.',
     );
   }
   const key: IdempotencyKey = { clientId: context.clientId, key: header, fingerprint: fingerprintOf(context) };
@@ -49,7 +50,8 @@ export async function runIdempotent(
     case 'mismatch':
       throw new ApiError(
         'idempotencyKeyReused',
-        `The Idempotency-Key "${header}" was already used for a request with another body or path. Use a new key for a new creation.`,
+        `The Idempotency-Key "${header}" was already used for a request with another body or path. Use a new key ` +
+          `for a new creation.`,
       );
     case 'pending':
       throw new ApiError(

@@ -1,4 +1,5 @@
-// Node's own protocol errors (a request that is not valid HTTP, an Expect it cannot meet) answered in the catalogue's shape.
+// Node's own protocol errors (a request that is not valid HTTP, an Expect it cannot meet) answered in the catalogue's
+// shape.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -12,7 +13,8 @@ const PARSER_ERRORS: Readonly<Record<string, { name: ErrorName; message: string 
   HPE_HEADER_OVERFLOW: {
     name: 'headersTooLarge',
     message:
-      'The request line and headers are larger than 16 KiB. Shorten the URL (a long fields selection or filter list?) or the headers.',
+      'The request line and headers are larger than 16 KiB. Shorten the URL (a long fields selection or filter ' +
+      'list?) or the headers.',
   },
   HPE_INVALID_METHOD: {
     name: 'methodTokenInvalid',
@@ -22,12 +24,14 @@ const PARSER_ERRORS: Readonly<Record<string, { name: ErrorName; message: string 
   HPE_INVALID_URL: {
     name: 'requestTargetInvalid',
     message:
-      'The URL has characters that must be percent-encoded (non-ASCII letters, spaces, control characters): é is %C3%A9.',
+      'The URL has characters that must be percent-encoded (non-ASCII letters, spaces, control characters): é is ' +
+      '%C3%A9.',
   },
   HPE_INVALID_CHUNK_SIZE: {
     name: 'bodyFramingInvalid',
     message:
-      'The chunked body has a chunk size that is not a hexadecimal number. Send correct chunked encoding, or a Content-Length.',
+      'The chunked body has a chunk size that is not a hexadecimal number. Send correct chunked encoding, or a ' +
+      'Content-Length.',
   },
   HPE_CHUNK_EXTENSIONS_OVERFLOW: {
     name: 'bodyFramingInvalid',
@@ -36,7 +40,8 @@ const PARSER_ERRORS: Readonly<Record<string, { name: ErrorName; message: string 
   HPE_INVALID_TRANSFER_ENCODING: {
     name: 'bodyFramingInvalid',
     message:
-      'The body has both a Content-Length and a Transfer-Encoding, or an encoding other than chunked. Send one of them.',
+      'The body has both a Content-Length and a Transfer-Encoding, or an encoding other than chunked. Send one ' +
+      'of them.',
   },
   HPE_UNEXPECTED_CONTENT_LENGTH: {
     name: 'bodyFramingInvalid',
@@ -116,7 +121,8 @@ export function expectationHandler(app: FastifyInstance, portalUrl: string) {
     const requestId = requestIdOf(request);
     const apiError = new ApiError(
       'expectationUnsupported',
-      `The Expect header "${String(request.headers.expect).slice(0, 100)}" is not one the service meets: only 100-continue is. Remove the header.`,
+      `The Expect header "${String(request.headers.expect).slice(0, 100)}" is not one the service meets: only ` +
+        `100-continue is. Remove the header.`,
     );
     app.log.info({ requestId, expect: request.headers.expect }, 'request with an unsupported Expect refused');
     const { head, body } = protocolAnswer(apiError, requestId, moreInfoBase);

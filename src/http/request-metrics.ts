@@ -1,4 +1,5 @@
-// Times every answer of the app by route pattern, method and status: a shared plugin, so it sees the routes of every surface.
+// Times every answer of the app by route pattern, method and status: a shared plugin, so it sees the routes of every
+// surface.
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { Registry } from 'prom-client';

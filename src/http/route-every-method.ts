@@ -1,4 +1,5 @@
-// Routes every HTTP method of a path: those it offers to its handler, any other to its surface's wrong-method answer with Allow.
+// Routes every HTTP method of a path: those it offers to its handler, any other to its surface's wrong-method answer
+// with Allow.
 import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 
@@ -24,7 +25,10 @@ export interface EveryMethodRoute {
  */
 const NODE_METHODS: readonly string[] = METHODS.filter((method) => method !== 'CONNECT');
 
-/** Lets Fastify route every method Node accepts, so that an unusual one is a wrong method, never a 404. Call once, on the root. */
+/**
+ * Lets Fastify route every method Node accepts, so that an unusual one is a wrong method, never a 404. Call once, on
+ * the root.
+ */
 export function acceptEveryMethod(app: FastifyInstance): void {
   for (const method of NODE_METHODS) {
     // Bodyless: Fastify leaves a body unread, and Node discards it once the wrong-method answer is sent.
@@ -35,7 +39,9 @@ export function acceptEveryMethod(app: FastifyInstance): void {
   app.addHttpMethod('QUERY', { overrideExisting: true });
 }
 
-/** Two routes for `url`: the offered methods to the handler, every other method to the surface's wrong-method answer. */
+/**
+ * Two routes for `url`: the offered methods to the handler, every other method to the surface's wrong-method answer.
+ */
 export function routeEveryMethod(app: FastifyInstance, route: EveryMethodRoute): void {
   const offered =
     route.method.includes('GET') && !route.method.includes('HEAD')

@@ -16,7 +16,8 @@ export function versionMissingError(pathname: string): ApiError {
   const suggested = `/v${CURRENT_VERSION}${pathname === '/' ? '/dogs' : pathname}`;
   return new ApiError(
     'versionMissing',
-    `The path ${pathname} has no version. Every API path starts with the version: use ${suggested} (v${CURRENT_VERSION} is current, v1 is also available).`,
+    `The path ${pathname} has no version. Every API path starts with the version: use ${suggested} ` +
+      `(v${CURRENT_VERSION} is current, v1 is also available).`,
   );
 }
 
@@ -25,7 +26,9 @@ export function routeNotFoundError(pathname: string, version: number): ApiError 
   const collections = resources.map((def) => `/v${version}/${def.name}`).join(', ');
   return new ApiError(
     'routeNotFound',
-    `There is nothing at ${pathname}. The collections are ${collections}, each with /<id> for one item and /count; there are also /v${version}/search, /v${version}/convert and /v${version}/adoptions. See the API reference.`,
+    `There is nothing at ${pathname}. The collections are ${collections}, each with /<id> for one item and ` +
+      `/count; there are also /v${version}/search, /v${version}/convert and /v${version}/adoptions. See the API ` +
+      `reference.`,
   );
 }
 
@@ -42,12 +45,15 @@ export function unmatchedPathError(pathname: string, portalUrl: string): ApiErro
     const supported = VERSIONS.map((version) => `v${version}`).join(', ');
     return new ApiError(
       'versionUnknown',
-      `The version "${first}" does not exist. Supported versions: ${supported}; write them as /v2/…, with no dot or minor number.`,
+      `The version "${first}" does not exist. Supported versions: ${supported}; write them as /v2/…, with no dot ` +
+        `or minor number.`,
     );
   }
   if (API_NAMES.has(first)) return versionMissingError(pathname);
   return new ApiError(
     'routeNotFound',
-    `There is nothing at ${pathname}. The API is under /v${CURRENT_VERSION}/ (for example /v${CURRENT_VERSION}/dogs), the developer portal at ${portalUrl}, and the service's own endpoints are /healthz, /readyz and /metrics.`,
+    `There is nothing at ${pathname}. The API is under /v${CURRENT_VERSION}/ (for example ` +
+      `/v${CURRENT_VERSION}/dogs), the developer portal at ${portalUrl}, and the service's own endpoints are ` +
+      `/healthz, /readyz and /metrics.`,
   );
 }

@@ -16,10 +16,13 @@ export function adoptionsProse(): Prose {
     operationId: 'listAdoptableDogs',
     summary: 'List dogs up for adoption',
     description:
-      `The dogs of every account whose state is adoptable, with their public fields only (${PUBLIC_FIELDS.join(', ')}), in the ${plural} list envelope. ` +
-      'This is the one operation open to anyone: it needs no sign-up and no token, and credentials sent with it are ignored. ' +
+      `The dogs of every account whose state is adoptable, with their public fields only ` +
+      `(${PUBLIC_FIELDS.join(', ')}), in the ${plural} list envelope. ` +
+      'This is the one operation open to anyone: it needs no sign-up and no token, and credentials sent with it ' +
+      'are ignored. ' +
       'Any web page may call it (CORS: Access-Control-Allow-Origin: *). Its rate limit counts per IP address. ' +
-      'Filters narrow the list; limit and offset page through it, and the Link header points to the neighbouring pages.',
+      'Filters narrow the list; limit and offset page through it, and the Link header points to the neighbouring ' +
+      'pages.',
     tags: [PREFIX],
     answers: { 200: `A page of adoptable ${plural}; an empty list when none match.` },
   };
@@ -29,13 +32,15 @@ export function adoptionParameters(): Record<string, JsonObject> {
   const parameters: Record<string, JsonObject> = {
     [`${PREFIX}.fields`]: inQuery(
       'fields',
-      `The public fields to return, comma-separated, from: ${PUBLIC_FIELDS.join(', ')}. Without it, all of them. Anything else is a 400.`,
+      `The public fields to return, comma-separated, from: ${PUBLIC_FIELDS.join(', ')}. Without it, all of them. ` +
+        `Anything else is a 400.`,
       { type: 'array', minItems: 1, items: { type: 'string', enum: PUBLIC_FIELDS } },
       { style: 'form', explode: false, example: ['name', 'location'] },
     ),
     [`${PREFIX}.sort`]: inQuery(
       'sort',
-      'The public field to order by; a leading - orders descending. Text compares ignoring case, and ties keep creation order.',
+      'The public field to order by; a leading - orders descending. Text compares ignoring case, and ties keep ' +
+        'creation order.',
       { type: 'string', enum: PUBLIC_FIELDS.flatMap((field) => [field, `-${field}`]) },
     ),
   };

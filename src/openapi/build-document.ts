@@ -92,7 +92,10 @@ function documentedEndpoints(deps: RouteDeps, defs: readonly ResourceDef[]): End
   ];
 }
 
-/** Every operation of an earlier version is deprecated (OpenAPI's `deprecated`): v1 answers carry Deprecation once V1_SUNSET is set. */
+/**
+ * Every operation of an earlier version is deprecated (OpenAPI's `deprecated`): v1 answers carry Deprecation once
+ * V1_SUNSET is set.
+ */
 function markDeprecated(paths: JsonObject): void {
   for (const item of Object.values(paths) as JsonObject[]) {
     for (const [key, operation] of Object.entries(item)) {
@@ -105,18 +108,24 @@ function describeVersion(config: Config, version: Version): string {
   const status =
     version === CURRENT_VERSION
       ? `v${version} is the current version: a creation answers 201 Created with the new item's URL in Location.`
-      : `v${version} is an earlier version, deprecated since ${config.v1Deprecated}, that stays available: a creation answers 200. v${CURRENT_VERSION} is current; ` +
-        `moving to it means accepting 201 Created (with Location) where v${version} answers 200. See ${config.portalUrl}/versions.`;
+      : `v${version} is an earlier version, deprecated since ${config.v1Deprecated}, that stays available: a ` +
+        `creation answers 200. v${CURRENT_VERSION} is current; ` +
+        `moving to it means accepting 201 Created (with Location) where v${version} answers 200. See ` +
+        `${config.portalUrl}/versions.`;
   const sunset =
     version < CURRENT_VERSION && config.v1Sunset
-      ? ` v${version} is retired on ${config.v1Sunset} (00:00 UTC); until then every v${version} answer carries Deprecation, Sunset and a Link with rel="deprecation".`
+      ? ` v${version} is retired on ${config.v1Sunset} (00:00 UTC); until then every v${version} answer carries ` +
+        `Deprecation, Sunset and a Link with rel="deprecation".`
       : '';
   return [
     `The Dog Registry Service keeps dogs, their owners, veterinarians and food. ${status}${sunset}`,
-    'Answers are JSON by default and XML on request: end the path with .json or .xml (/dogs.xml, /dogs/{id}.xml), or send Accept: application/xml.',
-    `Every operation needs an OAuth 2.0 access token (client credentials, from ${config.publicUrl}/oauth2/token; see the oauth2 security scheme) ` +
+    'Answers are JSON by default and XML on request: end the path with .json or .xml (/dogs.xml, ' +
+      '/dogs/{id}.xml), or send Accept: application/xml.',
+    `Every operation needs an OAuth 2.0 access token (client credentials, from ${config.publicUrl}/oauth2/token; ` +
+      `see the oauth2 security scheme) ` +
       'except GET /adoptions, which is open to anyone.',
-    `Every error has a plain-language message, an integer code and a more_info link to ${config.portalUrl}/errors/<code>.`,
+    `Every error has a plain-language message, an integer code and a more_info link to ` +
+      `${config.portalUrl}/errors/<code>.`,
     'Clients that cannot send PUT or DELETE, or read statuses other than 200, can use the method and suppress_response_codes parameters.',
   ].join('\n\n');
 }

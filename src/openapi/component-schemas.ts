@@ -39,7 +39,10 @@ export function listXml(plural: string, singular: string, item: JsonObject): Jso
   };
 }
 
-/** The body rules read null as the empty set before the schema checks a write-only set (foodIds), so a body may send null. */
+/**
+ * The body rules read null as the empty set before the schema checks a write-only set (foodIds), so a body may send
+ * null.
+ */
 function clearableSets(def: ResourceDef, schema: JsonObject): JsonObject {
   const properties = { ...(schema.properties as Record<string, JsonObject>) };
   for (const [name, field] of Object.entries(def.fields)) {
@@ -84,7 +87,9 @@ function associationSchema(
       anyOf: [ref('schemas', format === 'xml' ? names.itemXml : names.item), { type: 'null' }],
     };
   }
-  const description = `The ${name}: the first 100 in creation order (the nested path pages through all). Present only when fields names it.`;
+  const description =
+    `The ${name}: the first 100 in creation order (the nested path pages through all). Present only when fields ` +
+    `names it.`;
   if (format === 'json') return { description, type: 'array', items: ref('schemas', names.envelope) };
   return { description, type: 'array', xml: { wrapped: true }, items: ref('schemas', names.itemXml) };
 }

@@ -13,7 +13,9 @@ const AMOUNT: JsonObject = {
   in: 'query',
   required: true,
   example: '100',
-  description: `The amount of the source currency: ${AMOUNT_ACCEPTED}. It is echoed in canonical form (100.50 → "100.5"). Anything else is a 400 (code 6001).`,
+  description:
+    `The amount of the source currency: ${AMOUNT_ACCEPTED}. It is echoed in canonical form (100.50 → "100.5"). ` +
+    `Anything else is a 400 (code 6001).`,
   schema: { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$', maxLength: 40 },
 };
 
@@ -32,7 +34,8 @@ function codeParameter(name: 'from' | 'to', example: string, role: string): Json
     required: true,
     example,
     description:
-      `The ${role} currency: a three-letter ISO 4217 code, in any case, for which the service has a rate (the ECB publishes about 30). ` +
+      `The ${role} currency: a three-letter ISO 4217 code, in any case, for which the service has a rate (the ` +
+      `ECB publishes about 30). ` +
       'An unknown code is a 400 (code 6000) whose message lists the accepted ones.',
     schema: CODE,
   };
@@ -44,9 +47,12 @@ export function convertProse(): Prose {
     operationId: 'convertCurrency',
     summary: 'Convert an amount between currencies',
     description:
-      'amount × rate[to] ÷ rate[from], with the euro reference rates of the European Central Bank (cross rates through EUR), ' +
-      'computed in decimal and rounded once, half-even, to the minor units of the target currency (ISO 4217: JPY 0, USD 2, KWD 3). ' +
-      `rate is rate[to] ÷ rate[from] rounded half-even to ${RATE_PLACES} places. Every number is a string, so no client reads money as a binary float. ` +
+      'amount × rate[to] ÷ rate[from], with the euro reference rates of the European Central Bank (cross rates ' +
+      'through EUR), ' +
+      'computed in decimal and rounded once, half-even, to the minor units of the target currency (ISO 4217: JPY ' +
+      '0, USD 2, KWD 3). ' +
+      `rate is rate[to] ÷ rate[from] rounded half-even to ${RATE_PLACES} places. Every number is a string, so no ` +
+      `client reads money as a binary float. ` +
       'from, to and amount are all required; a missing one is a 400 (code 6002).',
     tags: ['conversion'],
     answers: { 200: 'The conversion.' },

@@ -30,7 +30,9 @@ const SERVICE: Readonly<Record<ServiceOperationDescriptor['kind'], (defs: readon
   convert: convertProse,
 };
 
-/** The operation (before security and the answers every operation shares), for the document of `version` over `defs`. */
+/**
+ * The operation (before security and the answers every operation shares), for the document of `version` over `defs`.
+ */
 export function describeOperation(
   descriptor: OperationDescriptor,
   version: number,

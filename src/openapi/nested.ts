@@ -1,4 +1,5 @@
-// The words of a nested path's operations (`/owners/{id}/dogs`, its POST and `/search`): the target's collection rules under one parent.
+// The words of a nested path's operations (`/owners/{id}/dogs`, its POST and `/search`): the target's collection rules
+// under one parent.
 import type { AssociationDef, ResourceDef } from '../resources/definition.js';
 import type { Nesting } from '../routes/descriptor.js';
 import type { Prose } from './describe-operation.js';
@@ -55,7 +56,8 @@ function list(nested: Nested): Prose {
     operationId: `list${capitalize(parent.singular)}${capitalize(name)}`,
     summary: `List the ${name} of ${withArticle(parent.singular)}`,
     description:
-      `A page of ${relation(nested)}, with the rules of GET /${target.name}: fields, limit and offset, filters, sort and q, ` +
+      `A page of ${relation(nested)}, with the rules of GET /${target.name}: fields, limit and offset, filters, ` +
+      `sort and q, ` +
       `and the Link header to the neighbouring pages.${searchNote(target)}${parentMissing(nested)}`,
     tags: [parent.name],
     answers: { 200: `A page of the ${parent.singular}'s ${name}; an empty list when none match.` },
@@ -81,8 +83,10 @@ function create(nested: Nested, field: string, version: number): Prose {
     operationId: `create${capitalize(parent.singular)}${capitalize(target.singular)}`,
     summary: `Create ${withArticle(target.singular)} of ${withArticle(parent.singular)}`,
     description:
-      `Creates ${withArticle(target.singular)} whose ${field} is this ${parent.singular}, with the body of POST /${target.name}, and answers with it${createdNote(version)}. ` +
-      `${field} may be left out; a body whose ${field} names another ${parent.singular} is a 400.${parentMissing(nested)}`,
+      `Creates ${withArticle(target.singular)} whose ${field} is this ${parent.singular}, with the body of POST ` +
+      `/${target.name}, and answers with it${createdNote(version)}. ` +
+      `${field} may be left out; a body whose ${field} names another ${parent.singular} is a ` +
+      `400.${parentMissing(nested)}`,
     tags: [parent.name],
     answers: { created: createdAnswer(target, version) },
   };

@@ -17,7 +17,8 @@ function inHeader(name: string, description: string, example: string): JsonObjec
 }
 
 const Q_TEXT =
-  'Search text. Every word must match a word of a searched field, exactly or as its start, ignoring case and accents. ' +
+  'Search text. Every word must match a word of a searched field, exactly or as its start, ignoring case and ' +
+  'accents. ' +
   'Without sort, the best matches come first.';
 const Q_SCHEMA = { type: 'string', minLength: 1, maxLength: MAX_Q_LENGTH };
 
@@ -26,14 +27,16 @@ const CONTROL: Readonly<Record<(typeof CONTROL_PARAMS)[number], JsonObject>> = {
   method: inQuery(
     'method',
     'On a GET or POST, carry out this method instead (any case), for clients that can only send GET and POST. ' +
-      'On a GET the fields come from the query string: GET /dogs/{id}?method=put&name=Rex. The X-HTTP-Method-Override header does the same on a POST. ' +
+      'On a GET the fields come from the query string: GET /dogs/{id}?method=put&name=Rex. The ' +
+      'X-HTTP-Method-Override header does the same on a POST. ' +
       'A method the path does not offer is a 400 whose Allow header lists the ones it does.',
     { type: 'string', enum: ['post', 'put', 'delete'] },
   ),
   suppress_response_codes: inQuery(
     'suppress_response_codes',
     'true (any case): the HTTP status is always 200, for clients that cannot read other statuses; ' +
-      'an error body then carries the status it would have had in response_code, and a 304 becomes a 200 with the full body.',
+      'an error body then carries the status it would have had in response_code, and a 304 becomes a 200 with ' +
+      'the full body.',
     { type: 'boolean', default: false },
   ),
   access_token: inQuery(
@@ -75,12 +78,14 @@ export function sharedParameters(): Record<string, JsonObject> {
     ),
     'If-Match': inHeader(
       'If-Match',
-      "Carry out the change only if this is the item's current ETag (strong comparison); otherwise the answer is a 400 and nothing changes.",
+      "Carry out the change only if this is the item's current ETag (strong comparison); otherwise the answer is " +
+        'a 400 and nothing changes.',
       '"a1b2c3"',
     ),
     'Idempotency-Key': inHeader(
       'Idempotency-Key',
-      'Makes a POST safe to retry: the same key with the same body within 24 hours replays the first answer and creates nothing; ' +
+      'Makes a POST safe to retry: the same key with the same body within 24 hours replays the first answer and ' +
+        'creates nothing; ' +
         'the same key with another body is a 400.',
       '5f0c6e2a-8d6b-4d3c-9a71-2f4c1e0b7d55',
     ),
@@ -102,17 +107,20 @@ export function resourceParameters(def: ResourceDef): Record<string, JsonObject>
   const nested =
     associations.length === 0
       ? ''
-      : ` Associations (${associations.join(', ')}) appear only when named, with their own fields in parentheses: ${associations[0]}(name). At most four levels of parentheses.`;
+      : ` Associations (${associations.join(', ')}) appear only when named, with their own fields in parentheses: ` +
+        `${associations[0]}(name). At most four levels of parentheses.`;
   const parameters: Record<string, JsonObject> = {
     [`${def.name}.fields`]: inQuery(
       'fields',
-      `The fields to return, comma-separated, from: ${fields.join(', ')}.${nested} Without it, every field but the associations.`,
+      `The fields to return, comma-separated, from: ${fields.join(', ')}.${nested} Without it, every field but ` +
+        `the associations.`,
       { type: 'string', minLength: 1 },
       { example: fields.slice(0, 2).join(',') },
     ),
     [`${def.name}.sort`]: inQuery(
       'sort',
-      'The field to order by; a leading - orders descending. Text compares ignoring case, and ties keep creation order.',
+      'The field to order by; a leading - orders descending. Text compares ignoring case, and ties keep creation ' +
+        'order.',
       { type: 'string', enum: sortableFields(def).flatMap((field) => [field, `-${field}`]) },
     ),
   };
@@ -129,7 +137,8 @@ export function filterParameter(def: ResourceDef, filter: string, field: string)
     : { type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH };
   return inQuery(
     filter,
-    `Only ${def.name} whose ${field} equals one of these values (comma-separated, ignoring case). Filters combine with AND.`,
+    `Only ${def.name} whose ${field} equals one of these values (comma-separated, ignoring case). Filters ` +
+      `combine with AND.`,
     { type: 'array', minItems: 1, items: item },
     { style: 'form', explode: false },
   );

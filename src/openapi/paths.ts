@@ -1,4 +1,5 @@
-// Turns an endpoint into its OpenAPI path item: each method it offers, described and secured, its path parameters, CORS.
+// Turns an endpoint into its OpenAPI path item: each method it offers, described and secured, its path parameters,
+// CORS.
 import { scopeFor } from '../auth/access.js';
 import type { Verb } from '../http/context.js';
 import { allowHeader, type Endpoint } from '../http/endpoint.js';
@@ -47,7 +48,10 @@ export function pathItem(
   return { [openApiPath(endpoint.path)]: { parameters: [...parameters, ...control], ...item } };
 }
 
-/** A descriptor names exactly the route's path parameters (`/dogs/:id` → id), or the document would promise another path. */
+/**
+ * A descriptor names exactly the route's path parameters (`/dogs/:id` → id), or the document would promise another
+ * path.
+ */
 function checkPathParameters(endpoint: Endpoint, verb: Verb, parameters: readonly JsonObject[]): void {
   const route = endpoint.path
     .split('/')

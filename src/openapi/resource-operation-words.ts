@@ -1,4 +1,5 @@
-// The words of a resource's operations (collection, count, item; nested ones in nested.ts), and the request body they share.
+// The words of a resource's operations (collection, count, item; nested ones in nested.ts), and the request body they
+// share.
 import type { ResourceDef } from '../resources/definition.js';
 import { searchableFields } from '../resources/definition.js';
 import type { ResourceOperationDescriptor, ResourceOperationKind } from '../routes/descriptor.js';
@@ -13,7 +14,10 @@ export function searchNote(def: ResourceDef): string {
   return searched.length === 0 ? '' : ` q searches ${searched.join(', ')}.`;
 }
 
-/** The write-only id sets (foodIds): an array in JSON, the ids comma-separated in a form (OpenAPI's form style, not exploded). */
+/**
+ * The write-only id sets (foodIds): an array in JSON, the ids comma-separated in a form (OpenAPI's form style, not
+ * exploded).
+ */
 function idSets(def: ResourceDef): string[] {
   return Object.entries(def.fields)
     .filter(([, field]) => field.kind === 'refs')
@@ -26,15 +30,19 @@ export function requestBody(def: ResourceDef, schemaName: string, required: bool
   const setNote =
     sets.length === 0
       ? ''
-      : ` ${sets.join(' and ')} ${sets.length === 1 ? 'is a write-only set' : 'are write-only sets'} of ids: an array of strings in JSON, the ids separated by commas in a form; ` +
+      : ` ${sets.join(' and ')} ${sets.length === 1 ? 'is a write-only set' : 'are write-only sets'} of ids: an ` +
+        `array of strings in JSON, the ids separated by commas in a form; ` +
         'each id must name an item you can see, and a PUT replaces the whole set (an empty list or null clears it).';
   const encoding = Object.fromEntries(sets.map((name) => [name, { style: 'form', explode: false }]));
   return {
     required,
     description:
-      `${lead} Send JSON or a form (application/x-www-form-urlencoded), at most 16 KiB. Strings are trimmed and hold at most 100 characters; ` +
-      `an empty value (or null in JSON) clears an optional field. id, createdAt and updatedAt are ignored, and so are the control parameters ` +
-      `method, suppress_response_codes and access_token; any other field ${def.name} do not have is a 400 naming it.${setNote}`,
+      `${lead} Send JSON or a form (application/x-www-form-urlencoded), at most 16 KiB. Strings are trimmed and ` +
+      `hold at most 100 characters; ` +
+      `an empty value (or null in JSON) clears an optional field. id, createdAt and updatedAt are ignored, and ` +
+      `so are the control parameters ` +
+      `method, suppress_response_codes and access_token; any other field ${def.name} do not have is a 400 naming ` +
+      `it.${setNote}`,
     content: {
       'application/json': { schema },
       'application/x-www-form-urlencoded': { schema, ...(sets.length > 0 ? { encoding } : {}) },
@@ -42,7 +50,10 @@ export function requestBody(def: ResourceDef, schemaName: string, required: bool
   };
 }
 
-/** What a creation answers: 200 in v1; 201 with the new item's URL in Location in v2. A retry with the same Idempotency-Key replays it. */
+/**
+ * What a creation answers: 200 in v1; 201 with the new item's URL in Location in v2. A retry with the same
+ * Idempotency-Key replays it.
+ */
 export function createdAnswer(def: ResourceDef, version: number): string {
   return version < 2 ? `The new ${def.singular}.` : `The new ${def.singular}; Location is its URL.`;
 }
@@ -55,7 +66,8 @@ const list: Words = (def) => ({
   operationId: `list${capitalize(def.name)}`,
   summary: `List ${def.name}`,
   description:
-    `A page of the ${def.name} you can see, in creation order unless sort or q orders them. limit and offset page through them, ` +
+    `A page of the ${def.name} you can see, in creation order unless sort or q orders them. limit and offset ` +
+    `page through them, ` +
     `and the Link header points to the neighbouring pages. Filters narrow the list.${searchNote(def)}`,
   tags: [def.name],
   answers: { 200: `A page of ${def.name}; an empty list when none match.` },
@@ -64,7 +76,9 @@ const list: Words = (def) => ({
 const count: Words = (def) => ({
   operationId: `count${capitalize(def.name)}`,
   summary: `Count ${def.name}`,
-  description: `How many ${def.name} match the filters and q, the same ones the list would return, without listing them.${searchNote(def)}`,
+  description:
+    `How many ${def.name} match the filters and q, the same ones the list would return, without listing ` +
+    `them.${searchNote(def)}`,
   tags: [def.name],
   answers: { 200: `The number of matching ${def.name}.` },
 });
@@ -87,7 +101,8 @@ const create: Words = (def, version) => {
 const read: Words = (def) => ({
   operationId: `get${capitalize(def.singular)}`,
   summary: `Get ${withArticle(def.singular)}`,
-  description: `One ${def.singular} by its id. An id that does not exist, or that belongs to another account, is a 404.`,
+  description:
+    `One ${def.singular} by its id. An id that does not exist, or that belongs to another account, is ` + `a 404.`,
   tags: [def.name],
   answers: { 200: `The ${def.singular}.` },
 });
@@ -95,7 +110,9 @@ const read: Words = (def) => ({
 const update: Words = (def) => ({
   operationId: `update${capitalize(def.singular)}`,
   summary: `Change ${withArticle(def.singular)}`,
-  description: `Changes only the fields in the body; the others keep their values. Answers with the whole ${def.singular} as it is now.`,
+  description:
+    `Changes only the fields in the body; the others keep their values. Answers with the whole ${def.singular} as ` +
+    `it is now.`,
   tags: [def.name],
   answers: { 200: `The changed ${def.singular}.` },
 });

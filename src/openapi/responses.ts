@@ -8,13 +8,15 @@ function header(description: string, schema: JsonObject = { type: 'string' }, ex
 }
 
 const RATE_LIMIT_NOTE =
-  "Sent once the token (or, on the open operation, the caller's IP) has been counted against its limit, unless the limit is off.";
+  "Sent once the token (or, on the open operation, the caller's IP) has been counted against its limit, unless " +
+  'the limit is off.';
 
 export function headerComponents(): Record<string, JsonObject> {
   const seconds = { type: 'integer', minimum: 0 };
   return {
     'X-Request-Id': header(
-      "Identifies the request in the service's logs; quote it when you report a problem. A well-formed X-Request-Id sent with the request is kept.",
+      "Identifies the request in the service's logs; quote it when you report a problem. A well-formed " +
+        'X-Request-Id sent with the request is kept.',
     ),
     Vary: header(
       'Accept: the format of the answer may come from the Accept header.',
@@ -23,10 +25,12 @@ export function headerComponents(): Record<string, JsonObject> {
     ),
     Location: header('The absolute URL of the new item.', { type: 'string', format: 'uri' }, { required: true }),
     ETag: header(
-      'Identifies what this answer holds; send it back in If-None-Match to get a 304 while it is unchanged, or in If-Match to guard a change.',
+      'Identifies what this answer holds; send it back in If-None-Match to get a 304 while it is unchanged, or ' +
+        'in If-Match to guard a change.',
     ),
     Link: header(
-      'RFC 8288 links built from the API root: first always, prev and next where such a page exists, last with Prefer: count=exact.',
+      'RFC 8288 links built from the API root: first always, prev and next where such a page exists, last with ' +
+        'Prefer: count=exact.',
     ),
     'X-Total-Count': header('With Prefer: count=exact, how many items match in all.', { type: 'integer', minimum: 0 }),
     'Preference-Applied': header('count=exact when the total was counted (RFC 7240).'),
@@ -40,7 +44,8 @@ export function headerComponents(): Record<string, JsonObject> {
       { example: 'GET, HEAD, POST' },
     ),
     'WWW-Authenticate': header(
-      'Bearer (RFC 6750), with error="invalid_token" when a token was given but is not valid, or error="insufficient_scope" and the scope needed on a 403.',
+      'Bearer (RFC 6750), with error="invalid_token" when a token was given but is not valid, or ' +
+        'error="insufficient_scope" and the scope needed on a 403.',
       { type: 'string' },
       { example: 'Bearer realm="Dog Registry", error="invalid_token"' },
     ),
@@ -88,7 +93,8 @@ export function responseComponents(): Record<string, JsonObject> {
       commonHeaders('Allow'),
     ),
     Unauthorized: errorResponse(
-      'No token, or a token that is not valid or has expired. Get one from POST /oauth2/token at the API root (outside /v<N>).',
+      'No token, or a token that is not valid or has expired. Get one from POST /oauth2/token at the API root ' +
+        '(outside /v<N>).',
       headerRefs(['X-Request-Id', 'Vary', 'WWW-Authenticate']),
     ),
     Forbidden: errorResponse(
@@ -116,7 +122,9 @@ export function responseComponents(): Record<string, JsonObject> {
   };
 }
 
-/** A response with more headers; a `$ref` to a response component is copied first, since a reference cannot be extended. */
+/**
+ * A response with more headers; a `$ref` to a response component is copied first, since a reference cannot be extended.
+ */
 export function withHeaders(response: JsonObject, extra: JsonObject): JsonObject {
   const pointer = typeof response.$ref === 'string' ? response.$ref : undefined;
   const resolved = pointer ? responseComponents()[pointer.split('/').pop()!] : response;

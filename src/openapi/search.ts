@@ -11,8 +11,10 @@ export function searchProse(defs: readonly ResourceDef[]): Prose {
     summary: 'Search everything',
     description:
       `One search over the ${defs.map((def) => def.name).join(', ')} you can see (${searched}), best match first; ` +
-      'equal matches keep creation order, so pages never overlap. Each result is one item in its own envelope, with every field of the ' +
-      'default representation: fields and sort are not accepted here. types narrows the search; limit and offset page through it, ' +
+      'equal matches keep creation order, so pages never overlap. Each result is one item in its own envelope, ' +
+      'with every field of the ' +
+      'default representation: fields and sort are not accepted here. types narrows the search; limit and offset ' +
+      'page through it, ' +
       'and the Link header points to the neighbouring pages.',
     tags: ['search'],
     answers: { 200: 'A page of results; an empty list when nothing matches.' },
@@ -24,21 +26,25 @@ export function searchParameters(defs: readonly ResourceDef[]): Record<string, J
   return {
     types: inQuery(
       'types',
-      `The resources to search, comma-separated (repeats count once); without it, all of them. Another name is a 400 listing these.`,
+      `The resources to search, comma-separated (repeats count once); without it, all of them. Another name is a ` +
+        `400 listing these.`,
       { type: 'array', minItems: 1, items: { type: 'string', enum: names } },
       { style: 'form', explode: false, example: names.slice(0, 2) },
     ),
   };
 }
 
-/** JSON: a list of single-key envelopes, one per resource. XML: a run of item elements of any resource, in rank order. */
+/**
+ * JSON: a list of single-key envelopes, one per resource. XML: a run of item elements of any resource, in rank order.
+ */
 export function searchSchemas(defs: readonly ResourceDef[]): Record<string, JsonObject> {
   const example = defs[0] && { [defs[0].singular]: { id: 'x2Hq9cVb4TgKs0Lm1NpR7w', name: 'Rex' } };
   return {
     SearchResults: {
       type: 'object',
       description:
-        'A page of search results in JSON: each is one item in the envelope of its resource ({"dog": {…}}, {"owner": {…}}), best match first.',
+        'A page of search results in JSON: each is one item in the envelope of its resource ({"dog": {…}}, ' +
+        '{"owner": {…}}), best match first.',
       required: ['results'],
       additionalProperties: false,
       properties: {

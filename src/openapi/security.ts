@@ -46,18 +46,26 @@ export function securitySchemes(config: Config): JsonObject {
 function describeAuthorizationServer(config: Config): string {
   const base = config.publicUrl;
   return [
-    'Send the access token as `Authorization: Bearer <token>` (RFC 6750), or as `access_token` in the query string or a form body. ' +
+    'Send the access token as `Authorization: Bearer <token>` (RFC 6750), or as `access_token` in the query ' +
+      'string or a form body. ' +
       'A token without the scope an operation needs gets a 403; an expired or revoked one a 401.',
-    `Get a client by signing up at ${config.portalUrl}/signup. The service is its own authorization server, at the API root (outside /v<N>):`,
+    `Get a client by signing up at ${config.portalUrl}/signup. The service is its own authorization server, at ` +
+      `the API root (outside /v<N>):`,
     [
       `- GET ${base}/.well-known/oauth-authorization-server: its metadata (RFC 8414).`,
-      `- POST ${base}/oauth2/token: a form with grant_type=${GRANT_TYPES.join(' or ')} (RFC 6749 §4.4) and optionally scope (space-separated: ${SCOPES.join(', ')}; ` +
-        'all the client holds by default). The client authenticates with Basic credentials (client_secret_basic) or with client_id and client_secret ' +
-        'in the form (client_secret_post). The answer is `{"access_token", "token_type": "Bearer", "expires_in", "scope"}`.',
-      `- POST ${base}/oauth2/revoke: a form with token (RFC 7009); the token stops working on every node within 5 seconds.`,
-      `- POST ${base}/oauth2/introspect: a form with token (RFC 7662); \`{"active": …}\` and, for an active token of the client's own account, what it grants.`,
+      `- POST ${base}/oauth2/token: a form with grant_type=${GRANT_TYPES.join(' or ')} (RFC 6749 §4.4) and ` +
+        `optionally scope (space-separated: ${SCOPES.join(', ')}; ` +
+        'all the client holds by default). The client authenticates with Basic credentials (client_secret_basic) ' +
+        'or with client_id and client_secret ' +
+        'in the form (client_secret_post). The answer is `{"access_token", "token_type": "Bearer", "expires_in", ' +
+        '"scope"}`.',
+      `- POST ${base}/oauth2/revoke: a form with token (RFC 7009); the token stops working on every node within ` +
+        `5 seconds.`,
+      `- POST ${base}/oauth2/introspect: a form with token (RFC 7662); \`{"active": …}\` and, for an active ` +
+        `token of the client's own account, what it grants.`,
     ].join('\n'),
-    'They answer in the RFCs\' own JSON (`{"error", "error_description"}` on a failure, 401 with a Basic challenge when Basic client authentication fails), ' +
+    'They answer in the RFCs\' own JSON (`{"error", "error_description"}` on a failure, 401 with a Basic ' +
+      'challenge when Basic client authentication fails), ' +
       "never the API's error envelope, and with `Cache-Control: no-store`.",
   ].join('\n\n');
 }

@@ -26,7 +26,9 @@ export interface LinkSet extends LinkRef {
   readonly ids: readonly string[];
 }
 
-/** A column holding ids of the deleted resource: a ref column to set to NULL, or a link table's column whose rows go. */
+/**
+ * A column holding ids of the deleted resource: a ref column to set to NULL, or a link table's column whose rows go.
+ */
 interface Reference {
   readonly table: string;
   readonly column: string;
@@ -99,7 +101,10 @@ export function planRemove(def: ResourceDef): RemovePlan {
   return { def, clear: clearingOf(def) };
 }
 
-/** A definition's ref and refs fields, and its sets with their link tables: found once, not on every write (POST is a hot path). */
+/**
+ * A definition's ref and refs fields, and its sets with their link tables: found once, not on every write (POST is a
+ * hot path).
+ */
 const referencing = perDefinition((def: ResourceDef) => {
   const refs: Array<{ name: string; target: string }> = [];
   const sets: Array<{ name: string; link: LinkRef }> = [];

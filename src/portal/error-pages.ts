@@ -15,7 +15,8 @@ and a <code>more_info</code> link to one of these pages. Codes never change mean
 ${catalogueEntries()
   .map(
     (entry) =>
-      `<tr><td><a href="${prefix}/errors/${entry.code}">${entry.code}</a></td><td>${entry.status}</td><td>${escapeHtml(entry.title)}</td></tr>`,
+      `<tr><td><a ` +
+      `href="${prefix}/errors/${entry.code}">${entry.code}</a></td><td>${entry.status}</td><td>${escapeHtml(entry.title)}</td></tr>`,
   )
   .join('\n')}
 </tbody></table>`,
@@ -42,7 +43,8 @@ ${catalogueEntries()
           .send(
             page(
               'Unknown error code',
-              `<h1>Unknown error code</h1><p>The API has no error code ${escapeHtml(code)}. See <a href="${prefix}/errors">the list of codes</a>.</p>`,
+              `<h1>Unknown error code</h1><p>The API has no error code ${escapeHtml(code)}. See <a ` +
+                `href="${prefix}/errors">the list of codes</a>.</p>`,
             ),
           );
       }

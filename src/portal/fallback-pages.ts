@@ -1,4 +1,5 @@
-// The portal's own answers to a misrouted request (SPEC §12): an HTML 404 for a path it does not have, an HTML 400 with Allow for a wrong method.
+// The portal's own answers to a misrouted request (SPEC §12): an HTML 404 for a path it does not have, an HTML 400 with
+// Allow for a wrong method.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WrongMethodAnswer } from '../http/route-every-method.js';
 import { escapeHtml, page } from './html.js';

@@ -34,7 +34,10 @@ export const CONTROL_PARAMS = ['method', 'suppress_response_codes', 'access_toke
  */
 export const PATH_CONTROL_PARAMS = ['suppress_response_codes', 'access_token'] as const;
 
-/** Rejects any parameter outside `accepted` (the operation's, control ones included), naming it; `method` passes on an overridden request. */
+/**
+ * Rejects any parameter outside `accepted` (the operation's, control ones included), naming it; `method` passes on an
+ * overridden request.
+ */
 export function checkKnownParams(params: QueryParams, accepted: readonly string[], overridden = false): void {
   for (const name of Object.keys(params)) {
     if (accepted.includes(name) || (overridden && name === 'method')) continue;
@@ -51,7 +54,8 @@ export function single(params: QueryParams, name: string): string | undefined {
   if (Array.isArray(value)) {
     throw new ApiError(
       'parameterRepeated',
-      `The query parameter "${name}" is given ${value.length} times; give it once (separate several filter values with commas).`,
+      `The query parameter "${name}" is given ${value.length} times; give it once (separate several filter ` +
+        `values with commas).`,
     );
   }
   return value;
@@ -66,7 +70,8 @@ export function parseLimit(params: QueryParams): number {
   if (!(limit >= 1 && limit <= MAX_LIMIT)) {
     throw new ApiError(
       'limitInvalid',
-      `limit must be a whole number from 1 to ${MAX_LIMIT}, got "${raw}". Leave it out for the default of ${DEFAULT_LIMIT}.`,
+      `limit must be a whole number from 1 to ${MAX_LIMIT}, got "${raw}". Leave it out for the default of ` +
+        `${DEFAULT_LIMIT}.`,
     );
   }
   return limit;
@@ -126,7 +131,8 @@ export function parseSort(
   if (!sortable.includes(field)) {
     throw new ApiError(
       'sortInvalid',
-      `sort cannot order by "${raw}". Sortable fields of ${def.name}: ${sortable.join(', ')}; put - in front for descending order (sort=-name).`,
+      `sort cannot order by "${raw}". Sortable fields of ${def.name}: ${sortable.join(', ')}; put - in front for ` +
+        `descending order (sort=-name).`,
     );
   }
   return { field, descending };
@@ -139,7 +145,8 @@ export function parseQ(params: QueryParams): string | undefined {
   if (raw.trim() === '' || length > MAX_Q_LENGTH) {
     throw new ApiError(
       'searchInvalid',
-      `q must be search text of 1 to ${MAX_Q_LENGTH} characters, got ${raw.trim() === '' ? 'an empty value' : `${length} characters`}.`,
+      `q must be search text of 1 to ${MAX_Q_LENGTH} characters, got ` +
+        `${raw.trim() === '' ? 'an empty value' : `${length} characters`}.`,
     );
   }
   return raw;

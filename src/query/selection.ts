@@ -53,7 +53,8 @@ function resolveNodes(def: ResourceDef, nodes: readonly FieldNode[], lookup: Res
       if (node.children) {
         throw new ApiError(
           'fieldsInvalid',
-          `The fields parameter is not valid: "${node.name}" is not an association, so it takes no nested selection in parentheses. ${validFieldsHint(def)}`,
+          `The fields parameter is not valid: "${node.name}" is not an association, so it takes no nested ` +
+            `selection in parentheses. ${validFieldsHint(def)}`,
         );
       }
       scalars.push(node.name);

@@ -35,7 +35,8 @@ export function readInput(def: ResourceDef, body: Readonly<Record<string, unknow
     if (!Object.hasOwn(def.fields, name)) {
       throw new ApiError(
         'bodyFieldUnknown',
-        `The body has the field "${name}", which ${def.name} do not have. Fields you can write: ${Object.keys(def.fields).join(', ')}.`,
+        `The body has the field "${name}", which ${def.name} do not have. Fields you can write: ` +
+          `${Object.keys(def.fields).join(', ')}.`,
       );
     }
     values[name] = def.fields[name]!.kind === 'refs' ? normalizeIds(name, body[name]) : normalize(name, body[name]);
@@ -83,13 +84,15 @@ function toApiError(def: ResourceDef, values: Record<string, unknown>, error: Er
   if (field?.kind === 'refs') {
     return new ApiError(
       'fieldInvalid',
-      `The field "${name}" must be a list of ${field.ref} ids: a JSON array of strings, or the ids separated by commas in a form, at most ${MAX_REFS}. Send an empty list or null to clear it.`,
+      `The field "${name}" must be a list of ${field.ref} ids: a JSON array of strings, or the ids separated by ` +
+        `commas in a form, at most ${MAX_REFS}. Send an empty list or null to clear it.`,
     );
   }
   if (field?.values) {
     return new ApiError(
       'valueNotAllowed',
-      `The field "${name}" must be one of: ${field.values.join(', ')}${value === null ? '; it cannot be empty or null' : `, got "${String(value)}"`}.`,
+      `The field "${name}" must be one of: ` +
+        `${field.values.join(', ')}${value === null ? '; it cannot be empty or null' : `, got "${String(value)}"`}.`,
     );
   }
   if (value === null && field?.required) {
@@ -110,12 +113,14 @@ function toApiError(def: ResourceDef, values: Record<string, unknown>, error: Er
   if (field?.kind === 'ref' && typeof value === 'string') {
     return new ApiError(
       'referenceNotFound',
-      `The field "${name}" refers to "${value}", which is not an id of ${field.ref}. Ids are made of letters, digits, _ and -.`,
+      `The field "${name}" refers to "${value}", which is not an id of ${field.ref}. Ids are made of letters, ` +
+        `digits, _ and -.`,
     );
   }
   return new ApiError(
     'fieldInvalid',
-    `The field "${name}" must be text (a string)${field?.required ? '' : ' or null to clear it'}, got ${describe(value)}.`,
+    `The field "${name}" must be text (a string)${field?.required ? '' : ' or null to clear it'}, got ` +
+      `${describe(value)}.`,
   );
 }
 

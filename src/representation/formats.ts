@@ -14,7 +14,8 @@ export function formatFromSuffix(suffix: string): Format {
   if (format === 'json' || format === 'xml') return format;
   throw new ApiError(
     'formatUnknown',
-    `The format ".${suffix}" is not offered. Use .json or .xml at the end of the path, or an Accept header of application/json or application/xml.`,
+    `The format ".${suffix}" is not offered. Use .json or .xml at the end of the path, or an Accept header of ` +
+      `application/json or application/xml.`,
   );
 }
 

@@ -1,4 +1,5 @@
-// A list whose items are JSON texts already (Storage.listJson): JSON puts them in as they are, other formats read them back.
+// A list whose items are JSON texts already (Storage.listJson): JSON puts them in as they are, other formats read them
+// back.
 import type { Document, DocumentValue } from './document.js';
 
 export class JsonList {

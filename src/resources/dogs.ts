@@ -28,7 +28,8 @@ export const dogs: ResourceDef = {
       ref: 'foods',
       link: FOODS_LINK,
       description:
-        'Write-only: the ids of the foods the dog eats; a PUT replaces the whole set. Read them with fields=foods(id) or /dogs/<id>/foods.',
+        'Write-only: the ids of the foods the dog eats; a PUT replaces the whole set. Read them with ' +
+        'fields=foods(id) or /dogs/<id>/foods.',
     },
   },
   filters: { color: 'furColor', state: 'state', location: 'location' },

@@ -17,7 +17,8 @@ export const owners: ResourceDef = {
       ref: 'veterinarians',
       link: VETERINARIANS_LINK,
       description:
-        "Write-only: the ids of the owner's veterinarians; a PUT replaces the whole set. Read them with fields=veterinarians(id) or /owners/<id>/veterinarians.",
+        "Write-only: the ids of the owner's veterinarians; a PUT replaces the whole set. Read them with " +
+        'fields=veterinarians(id) or /owners/<id>/veterinarians.',
     },
   },
   filters: { location: 'location' },

@@ -1,4 +1,5 @@
-// Values derived from a definition (a resource or an association), built on first use and kept: definitions never change.
+// Values derived from a definition (a resource or an association), built on first use and kept: definitions never
+// change.
 
 /**
  * `build` once per key: select lists, SQL texts, default selections. Any further arguments must

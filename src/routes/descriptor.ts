@@ -1,4 +1,5 @@
-// An operation's contract (parameters, body, answers): the runtime parameter check and the OpenAPI builder both read it.
+// An operation's contract (parameters, body, answers): the runtime parameter check and the OpenAPI builder both read
+// it.
 import { PATH_CONTROL_PARAMS } from '../query/collection.js';
 import type { AssociationDef, ResourceDef } from '../resources/definition.js';
 

@@ -36,7 +36,10 @@ const CREATED: readonly AnswerDescriptor[] = [
   { status: 'created', document: 'item', headers: ['Location', 'Idempotent-Replayed'] },
 ];
 
-/** A page of `def`: top-level, nested under a parent, or a nested search (q required, no override: the path offers only GET). */
+/**
+ * A page of `def`: top-level, nested under a parent, or a nested search (q required, no override: the path offers only
+ * GET).
+ */
 export function listDescriptor(def: ResourceDef, nesting?: Nesting, searchOnly = false): OperationDescriptor {
   const method = nesting ? !searchOnly && nestedCreates(nesting) : true;
   const parameters: ParameterDescriptor[] = [

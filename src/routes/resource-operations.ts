@@ -129,7 +129,8 @@ export function createOperation(def: ResourceDef, { storage, config }: RouteDeps
         if (values[field] != null && values[field] !== parentId) {
           throw new ApiError(
             'fieldInvalid',
-            `The body's "${field}" is "${String(values[field])}", but the path creates the ${def.singular} for ${nesting.parent.singular} "${parentId}". Leave "${field}" out, or make it the same.`,
+            `The body's "${field}" is "${String(values[field])}", but the path creates the ${def.singular} for ` +
+              `${nesting.parent.singular} "${parentId}". Leave "${field}" out, or make it the same.`,
           );
         }
         if (!(await storage.get(nesting.parent, context.scope, idOf(nesting.parent, context))))
@@ -199,13 +200,19 @@ export function removeOperation(def: ResourceDef, { storage }: RouteDeps): Opera
   };
 }
 
-/** The query parameters the descriptor accepts; on an overridden GET the query string carries the fields, which the body rules check instead. */
+/**
+ * The query parameters the descriptor accepts; on an overridden GET the query string carries the fields, which the body
+ * rules check instead.
+ */
 export function checkParams(context: ApiContext<Scope>, descriptor: OperationDescriptor): void {
   if (context.fieldsInQuery) return;
   checkKnownParams(context.query, descriptor.accepted, context.overridden);
 }
 
-/** Resolved `fields` selections by resource and text: clients repeat the same few, and parsing one costs more than using it. */
+/**
+ * Resolved `fields` selections by resource and text: clients repeat the same few, and parsing one costs more than using
+ * it.
+ */
 const resolvedSelections = perDefinition((_def: ResourceDef) => new Map<string, Selection>());
 const SELECTIONS_PER_RESOURCE = 256;
 
@@ -249,7 +256,8 @@ function ifMatchCheck(def: ResourceDef, context: ApiContext): Precondition | und
     if (!ifMatches(header, etag)) {
       throw new ApiError(
         'preconditionFailed',
-        `If-Match ${header} does not match the current ETag ${etag} of this ${def.singular}: it changed since you read it. Nothing was changed; GET it again and retry with the new ETag.`,
+        `If-Match ${header} does not match the current ETag ${etag} of this ${def.singular}: it changed since ` +
+          `you read it. Nothing was changed; GET it again and retry with the new ETag.`,
       );
     }
   };
@@ -258,6 +266,7 @@ function ifMatchCheck(def: ResourceDef, context: ApiContext): Precondition | und
 function notFound(def: ResourceDef, id: string): ApiError {
   return new ApiError(
     'itemNotFound',
-    `There is no ${def.singular} with the id "${id}". It may have been deleted, or the id is mistyped; GET /${def.name} lists the current ones.`,
+    `There is no ${def.singular} with the id "${id}". It may have been deleted, or the id is mistyped; GET ` +
+      `/${def.name} lists the current ones.`,
   );
 }

@@ -76,7 +76,8 @@ function parseTypes(raw: string | undefined): ResourceDef[] {
   if (wrong !== undefined || defs.length === 0) {
     throw new ApiError(
       'filterInvalid',
-      `types names the resources to search, comma-separated, from: ${resources.map((def) => def.name).join(', ')}${wrong === undefined ? '' : `; "${wrong}" is not one of them`}.`,
+      `types names the resources to search, comma-separated, from: ` +
+        `${resources.map((def) => def.name).join(', ')}${wrong === undefined ? '' : `; "${wrong}" is not one of them`}.`,
     );
   }
   return [...new Set(defs as ResourceDef[])];

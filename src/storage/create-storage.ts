@@ -4,7 +4,9 @@ import { PostgresStorage } from './postgres/postgres-storage.js';
 import { SqliteStorage } from './sqlite/sqlite-storage.js';
 import type { Storage } from './storage.js';
 
-/** Opens and migrates the configured database; a database that cannot be reached stops the start with a clear message. */
+/**
+ * Opens and migrates the configured database; a database that cannot be reached stops the start with a clear message.
+ */
 export async function createStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Storage> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl);
   const storage = new SqliteStorage(config.dataDir);
@@ -20,7 +22,10 @@ async function openPostgres(databaseUrl: string): Promise<Storage> {
     await storage.close().catch(() => undefined);
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
     throw new Error(
-      `DATABASE_URL is set, but the PostgreSQL database at ${redacted(databaseUrl)} could not be opened and migrated: ${reason}. Check that the server is running, that the URL (host, port, database, user, password) is right and that the user may create tables, or unset DATABASE_URL to use the embedded SQLite database.`,
+      `DATABASE_URL is set, but the PostgreSQL database at ${redacted(databaseUrl)} could not be opened and ` +
+        `migrated: ${reason}. Check that the server is running, that the URL (host, port, database, user, ` +
+        `password) is right and that the user may create tables, or unset DATABASE_URL to use the embedded SQLite ` +
+        `database.`,
       { cause: error },
     );
   }

@@ -140,7 +140,8 @@ export function compareSchema(expected: readonly ExpectedTable[], actual: Actual
       if (!real) differences.push(`column ${table.name}.${column.name} is missing`);
       else if (real.notNull !== column.notNull) {
         differences.push(
-          `column ${table.name}.${column.name} is ${nullability(real.notNull)}, the definition says ${nullability(column.notNull)}`,
+          `column ${table.name}.${column.name} is ${nullability(real.notNull)}, the definition says ` +
+            `${nullability(column.notNull)}`,
         );
       }
     }
@@ -151,7 +152,8 @@ export function compareSchema(expected: readonly ExpectedTable[], actual: Actual
       if (!found.indexes.some((real) => serves(real, index))) {
         const method = index.method ? ` using ${index.method}` : '';
         differences.push(
-          `${table.name} has no ${index.unique ? 'unique ' : ''}index on (${index.columns.join(', ')})${method} for ${index.why}`,
+          `${table.name} has no ${index.unique ? 'unique ' : ''}index on (${index.columns.join(', ')})${method} ` +
+            `for ${index.why}`,
         );
       }
     }

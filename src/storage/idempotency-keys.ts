@@ -1,4 +1,5 @@
-// Idempotency-Key records on either backend: one claim rule, one lifetime, one sweep policy, as SQL each backend runs (SPEC §4).
+// Idempotency-Key records on either backend: one claim rule, one lifetime, one sweep policy, as SQL each backend runs
+// (SPEC §4).
 import { NowAndThen } from '../now-and-then.js';
 import type { KeyAnswer } from '../plan/write-plan.js';
 import type { IdempotencyClaim, IdempotencyKey, TenantScope } from './storage.js';

@@ -47,6 +47,8 @@ export function referenceNotFound(name: string, ref: string, missing: readonly s
   const list = missing.map((id) => `"${id}"`).join(', ');
   return new ApiError(
     'referenceNotFound',
-    `The field "${name}" refers to ${ref} ${list}, which ${one ? 'does' : 'do'} not exist or ${one ? 'is' : 'are'} not visible to you. Create ${one ? 'it' : 'them'} first or correct the ${one ? 'id' : 'ids'}.`,
+    `The field "${name}" refers to ${ref} ${list}, which ${one ? 'does' : 'do'} not exist or ` +
+      `${one ? 'is' : 'are'} not visible to you. Create ${one ? 'it' : 'them'} first or correct the ` +
+      `${one ? 'id' : 'ids'}.`,
   );
 }

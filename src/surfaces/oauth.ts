@@ -1,4 +1,5 @@
-// The OAuth surface: the authorization server's endpoints (token, revoke, introspect, RFC 8414 metadata), answering in RFC 6749's error shape.
+// The OAuth surface: the authorization server's endpoints (token, revoke, introspect, RFC 8414 metadata), answering in
+// RFC 6749's error shape.
 import type { FastifyInstance } from 'fastify';
 import type { AuthStore } from '../auth/auth-store.js';
 import { registerOAuthRoutes } from '../auth/oauth-routes.js';

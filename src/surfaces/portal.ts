@@ -1,4 +1,5 @@
-// The portal surface, under its prefix (PORTAL_URL's path): the HTML pages, with the portal's own 404 and wrong-method pages (SPEC §12).
+// The portal surface, under its prefix (PORTAL_URL's path): the HTML pages, with the portal's own 404 and wrong-method
+// pages (SPEC §12).
 import type { FastifyInstance } from 'fastify';
 import type { AuthStore } from '../auth/auth-store.js';
 import type { Config } from '../config.js';

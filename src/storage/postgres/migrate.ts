@@ -1,4 +1,5 @@
-// Applies the PostgreSQL migrations on start: in one transaction, under an advisory lock, recorded in schema_migrations.
+// Applies the PostgreSQL migrations on start: in one transaction, under an advisory lock, recorded in
+// schema_migrations.
 import type pg from 'pg';
 import { migrations } from './postgres-migrations.js';
 

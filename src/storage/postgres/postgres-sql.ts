@@ -19,7 +19,10 @@ const TIMESTAMPS = new Set(['createdAt', 'updatedAt']);
 /** Timestamps are read back exactly as the service wrote them: RFC 3339 UTC with milliseconds. */
 const RFC3339 = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-/** The columns of a representation, in the order of representedFields, each named by its column (built once per resource). */
+/**
+ * The columns of a representation, in the order of representedFields, each named by its column (built once per
+ * resource).
+ */
 export const selectList = perDefinition((def: ResourceDef): string =>
   representedFields(def)
     .map((name) => {

@@ -1,4 +1,5 @@
-// Renders write plans and Idempotency-Key statements as PostgreSQL SQL, with the row locks that keep concurrent writes consistent.
+// Renders write plans and Idempotency-Key statements as PostgreSQL SQL, with the row locks that keep concurrent writes
+// consistent.
 import {
   columnOf,
   representedFields,
@@ -32,7 +33,10 @@ import { searchColumns } from './text-search.js';
 /** Claims released again and again under our feet: the client is told to retry, as for a claim in progress. */
 const CLAIM_ROUNDS = 5;
 
-/** The INSERT of one item and the UPDATE of its key's answer, one statement: the answer, the client and the key follow the INSERT's parameters. */
+/**
+ * The INSERT of one item and the UPDATE of its key's answer, one statement: the answer, the client and the key follow
+ * the INSERT's parameters.
+ */
 const insertAnswering = perDefinition((def: ResourceDef): string => {
   const next = representedFields(def).length + 4;
   return `WITH created AS (${insertStatement(def)})
@@ -65,7 +69,9 @@ export async function createItem(db: Connection, scope: TenantScope, plan: Creat
   });
 }
 
-/** Locks the item, checks `expect`, writes only the changed columns (and the search columns), replaces the sets given. */
+/**
+ * Locks the item, checks `expect`, writes only the changed columns (and the search columns), replaces the sets given.
+ */
 export async function updateItem(
   tx: Executor,
   scope: TenantScope,

@@ -1,4 +1,5 @@
-// Search (SPEC §5) on PostgreSQL: the service's folded words as tsvector and tsquery values, never through a text parser.
+// Search (SPEC §5) on PostgreSQL: the service's folded words as tsvector and tsquery values, never through a text
+// parser.
 //
 // The words come from search-words.ts, the same folding SQLite indexes, and are taken literally
 // (a tsvector or tsquery value, not to_tsvector/to_tsquery): PostgreSQL's parser and

@@ -22,7 +22,10 @@ export class GroupCommit {
   private queue: Job[] = [];
   /** A batch in one BEGIN IMMEDIATE … COMMIT, its writes one after the other; any failure rolls it all back. */
   private readonly commitTogether: (batch: readonly Job[]) => unknown[];
-  /** A batch in one transaction, each write in its own savepoint (better-sqlite3 nests a transaction function as a SAVEPOINT). */
+  /**
+   * A batch in one transaction, each write in its own savepoint (better-sqlite3 nests a transaction function as a
+   * SAVEPOINT).
+   */
   private readonly commitIsolated: (batch: readonly Job[]) => Result[];
 
   constructor(private readonly db: Database.Database) {

@@ -144,7 +144,10 @@ const oneKeyRelatedQuery = perDefinition((association: AssociationDef, target: R
     WHERE l.tenant_id = ? AND l.${selfColumn} = ? ORDER BY t.seq LIMIT ${BOUND_INTEGER}`;
 });
 
-/** The items related to several keys, at most the limit per key (parameters: tenant, the keys as a JSON array, the limit). */
+/**
+ * The items related to several keys, at most the limit per key (parameters: tenant, the keys as a JSON array, the
+ * limit).
+ */
 const manyKeyRelatedQuery = perDefinition((association: AssociationDef, target: ResourceDef): string => {
   const keys = 'SELECT value FROM json_each(?)';
   if (association.kind === 'one') {

@@ -1,4 +1,5 @@
-// Renders write plans and Idempotency-Key statements as SQLite SQL, run synchronously inside a group commit's transaction.
+// Renders write plans and Idempotency-Key statements as SQLite SQL, run synchronously inside a group commit's
+// transaction.
 import {
   columnOf,
   representedFields,
