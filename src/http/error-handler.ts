@@ -2,7 +2,7 @@
 // in the request's format.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import { StorageError } from '../storage/storage-error.js';
+import { MissingReferences, StorageError, type StorageFailure } from '../storage/storage-error.js';
 import type { DeprecationStage } from './deprecation.js';
 import { sendError } from './respond.js';
 import { unmatchedPathError } from './versions.js';
@@ -66,8 +66,7 @@ export function frameworkErrorHandler(portalUrl: string, deprecation?: Deprecati
  */
 function storageFailure(error: StorageError, requestId: string): ApiError {
   if (error.kind === 'busy') {
-    const message =
-      `The database is busy right now. Retry in a second; quote the request id ${requestId} if it ` + `persists.`;
+    const message = `The database is busy right now. Retry in a second; quote the request id ${requestId} if it persists.`;
     return new ApiError('databaseUnavailable', message, { 'retry-after': '1' });
   }
   return new ApiError(
@@ -76,14 +75,30 @@ function storageFailure(error: StorageError, requestId: string): ApiError {
   );
 }
 
+/** References to ids that do not exist in the caller's tenant: the same words on every backend. */
+function missingReferencesError({ field, target, ids }: MissingReferences): ApiError {
+  const one = ids.length === 1;
+  const list = ids.map((id) => `"${id}"`).join(', ');
+  return new ApiError(
+    'referenceNotFound',
+    `The field "${field}" refers to ${target} ${list}, which ${one ? 'does' : 'do'} not exist or ` +
+      `${one ? 'is' : 'are'} not visible to you. Create ${one ? 'it' : 'them'} first or correct the ` +
+      `${one ? 'id' : 'ids'}.`,
+  );
+}
+
+/** The storage's failures, the one place they meet the catalogue. */
+function fromStorage(error: StorageFailure, request: FastifyRequest): ApiError {
+  if (error instanceof MissingReferences) return missingReferencesError(error);
+  request.log.error({ err: error }, `database ${error.kind}`);
+  return storageFailure(error, request.id);
+}
+
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   const mapped = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
   if (mapped) return mapped(error);
-  if (error instanceof StorageError) {
-    request.log.error({ err: error }, `database ${error.kind}`);
-    return storageFailure(error, request.id);
-  }
+  if (error instanceof StorageError || error instanceof MissingReferences) return fromStorage(error, request);
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     request.log.info({ err: error }, 'client error from the framework');

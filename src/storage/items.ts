@@ -1,5 +1,4 @@
 // Backend-neutral pieces of reads and writes: a new item from write values, rows as items, the missing-reference error.
-import { ApiError } from '../errors.js';
 import type { FieldValue, Item, ResourceDef, WriteValues } from '../resources/definition.js';
 import { perDefinition } from '../resources/per-definition.js';
 import { newId, now } from './ids.js';
@@ -39,16 +38,4 @@ export function jsonPage(page: Page, fields: readonly string[]): JsonPage {
     }),
     hasMore: page.hasMore,
   };
-}
-
-/** The 400 for references to ids that do not exist in the caller's tenant (same words on every backend). */
-export function referenceNotFound(name: string, ref: string, missing: readonly string[]): ApiError {
-  const one = missing.length === 1;
-  const list = missing.map((id) => `"${id}"`).join(', ');
-  return new ApiError(
-    'referenceNotFound',
-    `The field "${name}" refers to ${ref} ${list}, which ${one ? 'does' : 'do'} not exist or ` +
-      `${one ? 'is' : 'are'} not visible to you. Create ${one ? 'it' : 'them'} first or correct the ` +
-      `${one ? 'id' : 'ids'}.`,
-  );
 }

@@ -5,10 +5,9 @@ import net from 'node:net';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { ApiError } from '../../src/errors.js';
 import { postgresFailure } from '../../src/storage/postgres/connection.js';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
-import { StorageError } from '../../src/storage/storage-error.js';
+import { MissingReferences, StorageError } from '../../src/storage/storage-error.js';
 import { BASE, newAccount } from '../helper.js';
 import { createPostgresStorage, skipWithoutPostgres, TEST_DATABASE_URL } from './databases.js';
 
@@ -61,7 +60,7 @@ test(
       [Object.assign(new pg.DatabaseError('could not connect', 0, 'error'), { code: '08006' }), 'unavailable'],
       [Object.assign(new pg.DatabaseError('bind message has 1 parameters', 0, 'error'), { code: '08P01' }), undefined],
       [syntax, undefined],
-      [new ApiError('referenceNotFound', 'no such owner'), undefined],
+      [new MissingReferences('ownerId', 'owners', ['nobody']), undefined],
     ];
     for (const [error, kind] of cases) {
       const classified = postgresFailure(error);

@@ -3,6 +3,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { ApiError } from '../../src/errors.js';
+import { MissingReferences } from '../../src/storage/storage-error.js';
 import { dogs } from '../../src/resources/dogs.js';
 import { foods } from '../../src/resources/foods.js';
 import { owners } from '../../src/resources/owners.js';
@@ -131,16 +132,17 @@ test(
       try {
         await storage.create(dogs, scope, { name: 'Rex', ownerId: 'nobody', foodIds: ids });
       } catch (error) {
-        assert.ok(error instanceof ApiError);
-        return error.message;
+        assert.ok(error instanceof MissingReferences);
+        return [error.field, error.target, error.ids];
       }
       assert.fail('the create was not refused');
     };
-    assert.equal(await refused(node!, [food.id!]), await refused(sqlite, []));
+    assert.deepEqual(await refused(node!, [food.id!]), await refused(sqlite, []));
+    assert.deepEqual(await refused(node!, [food.id!]), ['ownerId', 'owners', ['nobody']]);
     const other = { kind: 'tenant', tenantId: 'tenant-b' } as const;
     await assert.rejects(node!.create(dogs, other, { name: 'Rex', foodIds: [food.id!, 'gone'] }), (error: unknown) => {
-      assert.ok(error instanceof ApiError);
-      assert.match(error.message, new RegExp(`"${food.id!}", "gone", which do not exist or are not visible to you`));
+      assert.ok(error instanceof MissingReferences);
+      assert.deepEqual([error.field, error.target, error.ids], ['foodIds', 'foods', [food.id!, 'gone']]);
       return true;
     });
     assert.equal(await node!.count(dogs, scope, { filters: [] }), 0);

@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { ApiError } from '../../src/errors.js';
-import { StorageError } from '../../src/storage/storage-error.js';
+import { MissingReferences, StorageError } from '../../src/storage/storage-error.js';
 import { sqliteFailure } from '../../src/storage/sqlite/statements.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 import type { JsonPage } from '../../src/storage/storage.js';
@@ -23,7 +22,7 @@ test('sqliteFailure: busy and locked are busy; I/O, open, full and read-only fai
     [new Database.SqliteError('attempt to write a readonly database', 'SQLITE_READONLY'), 'unavailable'],
     [new Database.SqliteError('UNIQUE constraint failed: dogs.id', 'SQLITE_CONSTRAINT_UNIQUE'), undefined],
     [new TypeError('a bug while the database is open'), undefined],
-    [new ApiError('referenceNotFound', 'no such owner'), undefined],
+    [new MissingReferences('ownerId', 'owners', ['nobody']), undefined],
   ];
   for (const [error, kind] of cases) {
     const classified = sqliteFailure(db, error);

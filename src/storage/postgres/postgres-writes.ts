@@ -24,7 +24,8 @@ import {
   type KeyRecord,
 } from '../idempotency-keys.js';
 import { perDefinition } from '../../resources/per-definition.js';
-import { referenceNotFound, toItem } from '../items.js';
+import { toItem } from '../items.js';
+import { MissingReferences } from '../storage-error.js';
 import type { IdempotencyClaim, IdempotencyKey, Precondition, TenantScope } from '../storage.js';
 import type { Connection, Executor } from './connection.js';
 import { insertStatement, Params, selectList } from './postgres-sql.js';
@@ -168,7 +169,7 @@ async function checkReferences(tx: Executor, scope: TenantScope, checks: readonl
     );
     const found = new Set(rows.map((row) => row[0]));
     const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) throw referenceNotFound(field, target, missing);
+    if (missing.length > 0) throw new MissingReferences(field, target, missing);
   }
 }
 

@@ -23,7 +23,8 @@ import {
   verdictOf,
   type KeyRecord,
 } from '../idempotency-keys.js';
-import { referenceNotFound, toItem } from '../items.js';
+import { toItem } from '../items.js';
+import { MissingReferences } from '../storage-error.js';
 import { indexedWords } from '../search-words.js';
 import type { IdempotencyClaim, IdempotencyKey, TenantScope } from '../storage.js';
 import { currentQuery, insertQuery, searchIndexInsert } from './sqlite-sql.js';
@@ -120,7 +121,7 @@ export class SqliteWrites {
           .all(scope.tenantId, JSON.stringify(ids)) as string[],
       );
       const missing = ids.filter((id) => !found.has(id));
-      if (missing.length > 0) throw referenceNotFound(field, target, missing);
+      if (missing.length > 0) throw new MissingReferences(field, target, missing);
     }
   }
 
