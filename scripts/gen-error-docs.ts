@@ -1,4 +1,4 @@
-// Generates docs/errors.md from the error catalogue (src/errors.ts): `npm run docs:errors`.
+// Generates docs/errors.md from the error catalogue (src/error-catalogue.ts): `npm run docs:errors`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -8,7 +8,7 @@ export const ERROR_DOC_PATH = fileURLToPath(new URL('../docs/errors.md', import.
 
 export const REGENERATE_COMMAND = 'npm run docs:errors';
 
-/** The areas of the numbering, by the thousands digit of a code (see the head of src/errors.ts). */
+/** The areas of the numbering, by the thousands digit of a code (see the head of src/error-catalogue.ts). */
 const AREAS: Readonly<Record<number, string>> = {
   1: 'Request routing and format',
   2: 'Query parameters and request headers',
@@ -27,7 +27,7 @@ export function renderErrorDoc(): string {
   const lines = [
     '# Error codes',
     '',
-    `<!-- Generated from the catalogue in src/errors.ts by \`${REGENERATE_COMMAND}\`. Do not edit by hand: change the catalogue and regenerate. -->`,
+    `<!-- Generated from the catalogue in src/error-catalogue.ts by \`${REGENERATE_COMMAND}\`. Do not edit by hand: change the catalogue and regenerate. -->`,
     '',
     'Every error answer of the API names one entry of this catalogue by its integer `code`. The same',
     'entries are served as pages by the developer portal at `{portal}/errors` and `{portal}/errors/<code>`',
