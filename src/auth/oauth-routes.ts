@@ -2,6 +2,7 @@
 // 7662).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { allowAnyOrigin } from '../http/cors.js';
 import { readBody } from '../http/raw-body.js';
 import { routeEveryMethod } from '../http/route-every-method.js';
 import type { AuthStore, Client } from './auth-store.js';
@@ -124,17 +125,21 @@ function tokenParameter(body: Readonly<Record<string, unknown>>): string {
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
-/** Every method is routed so that a wrong one gets the RFC error shape with Allow, not a framework 404. */
+/**
+ * Every method is routed so that a wrong one gets the RFC error shape with Allow, not a framework 404; any origin may
+ * call (SPEC §13).
+ */
 function oauthRoute(app: FastifyInstance, method: 'GET' | 'POST', url: string, handler: Handler): void {
   routeEveryMethod(app, {
     method: [method],
     url,
+    cors: true,
     wrongMethod: (_request, reply, allow) => {
       reply.header('cache-control', 'no-store').header('allow', allow);
       return sendOAuthError(reply, new InvalidRequest(`This endpoint takes ${method}.`));
     },
     handler: async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+      allowAnyOrigin(reply).header('cache-control', 'no-store');
       try {
         return await handler(request, reply);
       } catch (error) {

@@ -6,6 +6,7 @@ import type { AccessControl } from '../auth/access.js';
 import type { PublicScope, Scope, Storage, TenantScope } from '../storage/storage.js';
 import type { OperationDescriptor } from '../routes/descriptor.js';
 import { answersLeave } from './answer-batch.js';
+import { allowAnyOrigin } from './cors.js';
 import { runIdempotent, type ClaimedKey } from './idempotency.js';
 import { sendOutcome, type Outcome } from './respond.js';
 import { routeEveryMethod } from './route-every-method.js';
@@ -27,8 +28,6 @@ export type Endpoint = TenantEndpoint | OpenEndpoint;
 interface EndpointPath {
   /** The path after the version, in Fastify's syntax: `/dogs/:id`. */
   readonly path: string;
-  /** Answers any origin (CORS), preflight included. */
-  readonly cors?: boolean;
 }
 
 interface TenantEndpoint extends EndpointPath {
@@ -47,10 +46,12 @@ export interface EndpointDeps {
   readonly access: AccessControl;
 }
 
-/** What a browser script on another origin may read of an answer (CORS). */
-const EXPOSED_HEADERS =
-  'ETag, Link, Location, X-Request-Id, X-Total-Count, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, ' +
-  'Retry-After, Deprecation, Sunset';
+/**
+ * SPEC §13: a client revalidates tenant data with its ETag every time; the open adoption list may be kept by any cache
+ * for a minute (a dog adopted shows for at most that long).
+ */
+const TENANT_CACHE = 'private, no-cache';
+const OPEN_CACHE = 'public, max-age=60';
 
 const VERB_ORDER: Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -62,47 +63,39 @@ export function allowHeader(endpoint: Endpoint): string {
 
 /**
  * The methods the endpoint's handler takes: GET and POST always (they carry method overrides, which
- * the handler checks), PUT and DELETE where offered, OPTIONS for a CORS preflight.
+ * the handler checks), PUT and DELETE where offered; routeEveryMethod answers the CORS preflight.
  */
 function handledMethods(endpoint: Endpoint): string[] {
   const methods = ['GET', 'POST'];
   if (endpoint.operations.PUT) methods.push('PUT');
   if (endpoint.operations.DELETE) methods.push('DELETE');
-  if (endpoint.cors) methods.push('OPTIONS');
   return methods;
 }
 
 /** Any other method (PATCH, TRACE, PROPFIND, …): the API's 400 (1003) with Allow, in the request's format. */
-function wrongMethodOf(endpoint: Endpoint) {
-  return (request: FastifyRequest, reply: FastifyReply, allow: string): never => {
-    if (endpoint.cors)
-      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS);
-    throw new ApiError('methodNotAllowed', `${request.method} is not offered on this path. It offers: ${allow}.`, {
-      allow,
-    });
-  };
+function wrongMethod(request: FastifyRequest, _reply: FastifyReply, allow: string): never {
+  throw new ApiError('methodNotAllowed', `${request.method} is not offered on this path. It offers: ${allow}.`, {
+    allow,
+  });
 }
 
 /** Routes the endpoint under each version, every method included: an unoffered one is 1003 with Allow, not a 404. */
 export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps: EndpointDeps): void {
   const allow = allowHeader(endpoint);
   const method = handledMethods(endpoint);
-  const wrongMethod = wrongMethodOf(endpoint);
+  const cache = endpoint.open ? OPEN_CACHE : TENANT_CACHE;
   for (const version of VERSIONS) {
     routeEveryMethod(app, {
       method,
       allow,
       wrongMethod,
+      cors: true,
       url: `/v${version}${endpoint.path}`,
       config: { endpoint, version },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const intent = parseIntent(request, version);
+        allowAnyOrigin(reply);
         if (intent.overridden && request.method !== 'POST') reply.header('cache-control', 'no-store');
-        if (endpoint.cors) {
-          reply.header('access-control-allow-origin', '*');
-          reply.header('access-control-expose-headers', EXPOSED_HEADERS);
-          if (request.method === 'OPTIONS') return preflight(request, reply, allow);
-        }
         const operation = endpoint.operations[intent.method];
         if (!operation) {
           const asked = intent.overridden ? `${intent.method} (by method override)` : request.method;
@@ -133,24 +126,11 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, deps:
         }
         // A write's answer already leaves with its batch's, when the group commit resolves them all.
         if (intent.method === 'GET') await answersLeave();
-        return sendOutcome(request, reply, outcome, intent.method === 'GET' && !intent.overridden);
+        // An overridden GET keeps its no-store: it changes data (SPEC §3).
+        return sendOutcome(request, reply, outcome, intent.method === 'GET' && !intent.overridden ? cache : undefined);
       },
     });
   }
-}
-
-/** A CORS preflight (an OPTIONS request) answers 200 with what the endpoint allows. */
-function preflight(request: FastifyRequest, reply: FastifyReply, allow: string): FastifyReply {
-  const asked = request.headers['access-control-request-headers'];
-  return reply
-    .code(200)
-    .headers({
-      'access-control-allow-methods': allow,
-      'access-control-allow-headers': typeof asked === 'string' ? asked : 'Accept, Content-Type',
-      'access-control-max-age': '86400',
-      allow,
-    })
-    .send();
 }
 
 function isPrefetch(request: FastifyRequest): boolean {

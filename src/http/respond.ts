@@ -5,6 +5,7 @@ import { type ApiStatus } from '../errors.js';
 import { serialize, type Body, type Document } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
 import { etagOf, noneMatch } from './conditional.js';
+import { allowAnyOrigin, isCorsRoute } from './cors.js';
 import { renderingOf } from './context.js';
 
 /** What an operation produced: the status, the document (none for a delete), extra headers. */
@@ -17,14 +18,14 @@ export interface Outcome {
 }
 
 /**
- * Sends an outcome. A read (`conditional`) gets an ETag, and If-None-Match may turn it into a
- * 304 without a body — or, with suppressed codes, into a 200 with the full body.
+ * Sends an outcome. A read (its `cacheControl` given) gets that Cache-Control and an ETag, and If-None-Match may turn
+ * it into a 304 without a body — or, with suppressed codes, into a 200 with the full body.
  */
 export function sendOutcome(
   request: FastifyRequest,
   reply: FastifyReply,
   outcome: Outcome,
-  conditional: boolean,
+  cacheControl: string | undefined,
 ): FastifyReply {
   const { format, suppress } = renderingOf(request);
   reply.code(suppress ? 200 : outcome.status);
@@ -33,9 +34,9 @@ export function sendOutcome(
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
   if (!outcome.document) return reply.send();
   const body = serialize(format, outcome.document);
-  if (conditional) {
+  if (cacheControl !== undefined) {
     const etag = etagOf(body);
-    reply.header('etag', etag);
+    reply.header('etag', etag).header('cache-control', cacheControl);
     if (!suppress && !noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
   }
   reply.header('content-type', MEDIA_TYPES[format]);
@@ -58,6 +59,10 @@ export function sendError(
   body.code = error.code;
   reply.code(suppress ? 200 : status);
   reply.header('vary', 'Accept');
+  // An error says something of this request only (a 401, a 429): no cache may keep it (docs/decisions.md).
+  reply.header('cache-control', 'no-store');
+  // Errors raised before the handler (a body that does not parse) are readable cross-origin too.
+  if (isCorsRoute(request)) allowAnyOrigin(reply);
   reply.headers(error.headers);
   reply.header('content-type', MEDIA_TYPES[format]);
   return reply.send(serialize(format, format === 'xml' ? { error: body } : body));

@@ -2,6 +2,7 @@
 // with Allow.
 import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
+import { allowAnyOrigin, answerPreflight } from './cors.js';
 
 /** How a surface answers a method the path does not offer; `allow` is the value of the Allow header to send. */
 export type WrongMethodAnswer = (request: FastifyRequest, reply: FastifyReply, allow: string) => unknown;
@@ -17,6 +18,8 @@ export interface EveryMethodRoute {
   readonly allow?: string;
   readonly config?: RouteOptions['config'];
   readonly constraints?: RouteOptions['constraints'];
+  /** Answers any origin: OPTIONS is a CORS preflight, a wrong method's answer carries the CORS headers. */
+  readonly cors?: boolean;
 }
 
 /**
@@ -40,7 +43,8 @@ export function acceptEveryMethod(app: FastifyInstance): void {
 }
 
 /**
- * Two routes for `url`: the offered methods to the handler, every other method to the surface's wrong-method answer.
+ * Two routes for `url`: the offered methods to the handler, every other method to the surface's wrong-method answer;
+ * with `cors`, a third: OPTIONS to the preflight.
  */
 export function routeEveryMethod(app: FastifyInstance, route: EveryMethodRoute): void {
   const offered =
@@ -48,17 +52,20 @@ export function routeEveryMethod(app: FastifyInstance, route: EveryMethodRoute):
       ? route.method.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))
       : [...route.method];
   const allow = route.allow ?? offered.join(', ');
-  const { wrongMethod } = route;
+  const { wrongMethod, cors } = route;
   const shared = {
     url: route.url,
     exposeHeadRoute: false,
-    config: route.config,
+    config: cors ? { ...route.config, cors } : route.config,
     ...(route.constraints ? { constraints: route.constraints } : {}),
   };
   app.route({ ...shared, method: offered, handler: route.handler });
+  if (cors) app.route({ ...shared, method: 'OPTIONS', handler: (_request, reply) => answerPreflight(reply, allow) });
   app.route({
     ...shared,
-    method: NODE_METHODS.filter((method) => !offered.includes(method)),
-    handler: (request, reply) => wrongMethod(request, reply, allow),
+    method: NODE_METHODS.filter((method) => !offered.includes(method) && !(cors && method === 'OPTIONS')),
+    handler: cors
+      ? (request, reply) => wrongMethod(request, allowAnyOrigin(reply), allow)
+      : (request, reply) => wrongMethod(request, reply, allow),
   });
 }

@@ -37,10 +37,9 @@ export function pathItem(
       notFound: parameters.length > 0,
     });
   }
-  if (endpoint.cors) {
-    item.options = preflight(allowHeader(endpoint), (Object.values(item)[0] as JsonObject).tags);
-    for (const [key, operation] of Object.entries(item)) item[key] = withCorsHeader(operation as JsonObject);
-  }
+  // Every API path answers a CORS preflight (SPEC §13); only the open one's answers name their CORS header so far.
+  item.options = preflight(allowHeader(endpoint), (Object.values(item)[0] as JsonObject).tags);
+  if (open) for (const [key, operation] of Object.entries(item)) item[key] = withCorsHeader(operation as JsonObject);
   // An open operation ignores credentials, so access_token is left out of its parameters.
   const control = open
     ? PATH_CONTROL_REFS.filter((parameter) => !String(parameter.$ref).endsWith('/access_token'))
@@ -99,7 +98,7 @@ function preflight(allow: string, tags: unknown): JsonObject {
         name: 'Access-Control-Request-Headers',
         in: 'header',
         required: false,
-        description: 'The headers the page means to send; all are allowed.',
+        description: 'The headers the page means to send.',
         schema: { type: 'string' },
       },
     ],
@@ -111,8 +110,8 @@ function preflight(allow: string, tags: unknown): JsonObject {
           'Access-Control-Allow-Origin': ref('headers', 'Access-Control-Allow-Origin'),
           'Access-Control-Allow-Methods': header('The methods the path offers.', allow),
           'Access-Control-Allow-Headers': header(
-            'The headers asked for in Access-Control-Request-Headers, or Accept, Content-Type.',
-            'Accept, Content-Type',
+            'The headers a page may send.',
+            'Authorization, Content-Type, Accept, If-Match, If-None-Match, Idempotency-Key',
           ),
           'Access-Control-Max-Age': header('How long, in seconds, a browser may keep this answer.', '86400'),
           Allow: header('The methods the path offers.', allow),

@@ -1,19 +1,30 @@
-// Serves each API version's OpenAPI 3.1 document at {portal}/openapi/v<N>.json, open to everyone.
+// Serves each API version's OpenAPI 3.1 document at {portal}/openapi/v<N>.json, open to everyone, any origin included.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { etagOf, noneMatch } from '../http/conditional.js';
+import { allowAnyOrigin } from '../http/cors.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { VERSIONS } from '../http/versions.js';
 import { buildDocument } from '../openapi/build-document.js';
+
+/** The document changes only with a release; the ETag lets a viewer revalidate it cheaply after an hour. */
+const DOCUMENT_CACHE = 'public, max-age=3600';
 
 export function registerOpenApiRoutes(app: FastifyInstance, config: Config, wrongMethod: WrongMethodAnswer): void {
   for (const version of VERSIONS) {
     // Built once: the definitions do not change while the service runs.
     const body = JSON.stringify(buildDocument(config, version));
+    const etag = etagOf(body);
     routeEveryMethod(app, {
       url: `/openapi/v${version}.json`,
       method: ['GET'],
       wrongMethod,
-      handler: async (_request, reply) => reply.type('application/json; charset=utf-8').send(body),
+      cors: true,
+      handler: async (request, reply) => {
+        allowAnyOrigin(reply).header('cache-control', DOCUMENT_CACHE).header('etag', etag);
+        if (!noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+        return reply.type('application/json; charset=utf-8').send(body);
+      },
     });
   }
 }

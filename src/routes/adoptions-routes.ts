@@ -32,7 +32,6 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
   return {
     path: '/adoptions',
     open: true,
-    cors: true,
     operations: {
       GET: {
         descriptor: DESCRIPTOR,

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessControl } from '../auth/access.js';
 import type { Config } from '../config.js';
 import type { RateTable } from '../conversion/ecb-rates.js';
+import { allowAnyOrigin } from '../http/cors.js';
 import { registerEndpoint } from '../http/endpoint.js';
 import { routeNotFoundError, VERSIONS } from '../http/versions.js';
 import { resources } from '../resources/index.js';
@@ -36,7 +37,8 @@ export async function apiSurface(
   for (const version of VERSIONS) {
     await api.register(
       async (under) => {
-        under.setNotFoundHandler(async (request: FastifyRequest, _reply: FastifyReply) => {
+        under.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+          allowAnyOrigin(reply);
           throw routeNotFoundError(request.url.split('?')[0] ?? '/', version);
         });
       },

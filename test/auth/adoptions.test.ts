@@ -86,5 +86,8 @@ test('a CORS preflight of /adoptions answers 200', async (t) => {
   assert.equal(response.statusCode, 200);
   assert.equal(response.headers['access-control-allow-origin'], '*');
   assert.match(String(response.headers['access-control-allow-methods']), /GET/);
-  assert.equal(response.headers['access-control-allow-headers'], 'accept');
+  assert.equal(
+    response.headers['access-control-allow-headers'],
+    'Authorization, Content-Type, Accept, If-Match, If-None-Match, Idempotency-Key',
+  );
 });

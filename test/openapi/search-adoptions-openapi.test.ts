@@ -15,7 +15,7 @@ import {
 test('GET /search requires q, takes limit, offset and types but no fields, and answers the results envelope', async (t) => {
   const document = await fetchDocument(await build(t), 2);
   const operation = document.paths['/search'].get;
-  assert.deepEqual(Object.keys(document.paths['/search']).sort(), ['get', 'parameters']);
+  assert.deepEqual(Object.keys(document.paths['/search']).sort(), ['get', 'options', 'parameters']);
   const names = parameterNames(document, '/search', operation);
   for (const name of ['q', 'limit', 'offset', 'types']) assert.ok(names.includes(name), name);
   for (const name of ['fields', 'sort', 'method']) assert.equal(names.includes(name), false, name);
