@@ -52,6 +52,12 @@ export const EnvSchema = Type.Object({
         'as 10.0.0.0/8, or loopback, linklocal, uniquelocal',
     }),
   ),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      pattern: '^[\\x21-\\x7E]{16,}$',
+      description: 'a secret of at least 16 visible ASCII characters (no spaces) that /metrics then asks for',
+    }),
+  ),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({
     minimum: 0,
     default: 10000,
@@ -80,6 +86,8 @@ export interface Config {
   v1Sunset?: string;
   v1Deprecated: string;
   shutdownTimeoutMs: number;
+  /** The bearer token /metrics asks for; unset, /metrics is open. */
+  metricsToken?: string;
   /**
    * The proxies whose X-Forwarded-For is believed: a request from one of them is taken to come
    * from the address it forwards for (per-address rate limits, logs). Unset: the TCP peer.
@@ -112,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     v1Sunset: parsed.V1_SUNSET,
     v1Deprecated: parsed.V1_DEPRECATED,
     shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS,
+    metricsToken: parsed.METRICS_TOKEN,
     trustProxy: parsed.TRUST_PROXY === undefined ? undefined : proxyList(parsed.TRUST_PROXY),
   };
 }

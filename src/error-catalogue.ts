@@ -387,6 +387,14 @@ export const catalogue = {
     title: 'Password too short',
     explanation: 'A password has at least 12 characters.',
   },
+  metricsTokenInvalid: {
+    code: 5007,
+    status: 401,
+    title: 'Metrics token missing or wrong',
+    explanation:
+      'This service protects /metrics with the token its operators set in METRICS_TOKEN. Send it as ' +
+      'Authorization: Bearer <METRICS_TOKEN> (an OAuth access token does not open /metrics).',
+  },
   internal: {
     code: 9000,
     status: 500,

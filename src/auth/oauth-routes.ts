@@ -23,7 +23,7 @@ export function registerOAuthRoutes(
   verifier: TokenVerifier,
 ): void {
   const base = config.publicUrl;
-  const issue = createTokenIssuer(store, config.tokenTtlSeconds);
+  const issue = createTokenIssuer(store, config.tokenTtlSeconds, app.businessMetrics.tokensIssued);
   const metadata = serverMetadata(config);
 
   oauthRoute(app, 'GET', '/.well-known/oauth-authorization-server', async (_request, reply) =>

@@ -1,6 +1,7 @@
 // The token grant, done by @node-oauth/oauth2-server for a client already authenticated (client-auth.ts): grant, scope
 // and token checks.
 import OAuth2Server from '@node-oauth/oauth2-server';
+import type { Counter } from 'prom-client';
 import type { AuthStore, Client } from './auth-store.js';
 import { InvalidRequest, UnsupportedGrantType, type OAuthFailure } from './oauth-errors.js';
 import { randomSecret, secretHash } from './secrets.js';
@@ -73,7 +74,7 @@ function grantModel(store: AuthStore) {
  * the request, so the library takes it from the model as it is (requireClientAuthentication off):
  * one code path authenticates clients at every OAuth endpoint.
  */
-export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number) {
+export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number, issued?: Counter<'grant'>) {
   const model = grantModel(store);
   const options = {
     accessTokenLifetime: tokenTtlSeconds,
@@ -114,6 +115,7 @@ export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number) {
       model: { ...model, getClient: async () => modelClient } as unknown as OAuth2Server.ServerOptions['model'],
     });
     await server.token(request, response);
+    issued?.inc({ grant });
     return response.body as Record<string, unknown>;
   };
 }

@@ -1,5 +1,5 @@
-// Checks bearer tokens: a hash lookup in the store, cached per node for at most 5 s (SPEC §7: revocation reaches every
-// node within 5 s).
+// Checks bearer tokens: a hash lookup in the store, cached per node for 4 s (SPEC §7: revocation reaches every node
+// within 5 s).
 import type { AuthStore } from './auth-store.js';
 import { secretHash } from './secrets.js';
 
@@ -17,7 +17,12 @@ interface Cached {
   readonly expiresAt: number;
 }
 
-const REVOCATION_DELAY_MS = 5000;
+/**
+ * How long a verdict is kept, counted from before the store was asked: 4 s, not 5, so that the
+ * lifetime plus the check that refreshes it (a query, a scheduling delay) stays under SPEC's 5 s;
+ * at exactly 5 s a second node was measured refusing a revoked token after 5.005–5.018 s.
+ */
+const REVOCATION_DELAY_MS = 4000;
 const MAX_ENTRIES = 100_000;
 
 export class TokenVerifier {

@@ -1,14 +1,23 @@
-// Times every answer of the app by route pattern, method and status: a shared plugin, so it sees the routes of every
-// surface.
+// Times and counts every answer of the app (by route pattern, and by API operation, version and status), and holds the
+// business counters: a shared plugin, so it sees the routes of every surface.
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
+import type { Endpoint } from './endpoint.js';
+import { endpointCounter, RequestCounter } from './request-counter.js';
 import { RequestHistogram } from '../routes/request-histogram.js';
+
+/** What the service counts beside its requests. */
+interface BusinessMetrics {
+  readonly tokensIssued: Counter<'grant'>;
+  readonly signups: Counter;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The app's own metrics (the request histogram), which /metrics serves after the process metrics. */
+    /** The app's own metrics (requests and business counters), which /metrics serves after the process metrics. */
     readonly requestMetrics: Registry;
+    readonly businessMetrics: BusinessMetrics;
   }
 }
 
@@ -24,23 +33,66 @@ async function requestMetrics(app: FastifyInstance): Promise<void> {
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registry,
   );
+  const requests = new RequestCounter(
+    'http_requests_total',
+    'HTTP requests answered, by API operation (the route pattern outside the API), version and status.',
+    registry,
+  );
   app.decorate('requestMetrics', registry);
+  app.decorate('businessMetrics', {
+    tokensIssued: new Counter({
+      name: 'oauth_tokens_issued_total',
+      help: 'Access tokens issued, by grant type.',
+      labelNames: ['grant'] as const,
+      registers: [registry],
+    }),
+    signups: new Counter({ name: 'portal_signups_total', help: 'Accounts created by sign-up.', registers: [registry] }),
+  });
 
-  // Each route gets its own onResponse hook with its pattern in a closure (reading the pattern
-  // back from the request builds an options object per request); unmatched requests are one series.
+  // Each route gets its own onResponse hook with its pattern and counters in a closure (reading the
+  // pattern back from the request builds an options object per request); unmatched requests are one series.
   app.addHook('onRoute', (route) => {
     const observe = duration.observerFor(route.url);
-    const hook: onResponseHookHandler = (request, reply, done) => {
-      observe(request.method, reply.statusCode, reply.elapsedTime / 1000);
-      done();
-    };
+    const api = route.config as { endpoint?: Endpoint; version?: number } | undefined;
+    const hook: onResponseHookHandler =
+      api?.endpoint && api.version !== undefined
+        ? apiHook(observe, endpointCounter(requests, api.endpoint, api.version))
+        : otherHook(observe, requests.counterFor(route.url, ''));
     route.onResponse = [...toArray(route.onResponse), hook];
   });
   const observeUnmatched = duration.observerFor('unmatched');
+  const countUnmatched = requests.counterFor('unmatched', '');
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) observeUnmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);
+    if (request.is404) {
+      observeUnmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);
+      countUnmatched(reply.statusCode);
+    }
     done();
   });
+}
+
+function apiHook(
+  observe: ReturnType<RequestHistogram['observerFor']>,
+  count: ReturnType<typeof endpointCounter>,
+): onResponseHookHandler {
+  return (request, reply, done) => {
+    const status = reply.statusCode;
+    observe(request.method, status, reply.elapsedTime / 1000);
+    count(request, status);
+    done();
+  };
+}
+
+function otherHook(
+  observe: ReturnType<RequestHistogram['observerFor']>,
+  count: ReturnType<RequestCounter['counterFor']>,
+): onResponseHookHandler {
+  return (request, reply, done) => {
+    const status = reply.statusCode;
+    observe(request.method, status, reply.elapsedTime / 1000);
+    count(status);
+    done();
+  };
 }
 
 function toArray<T>(value: T | T[] | undefined): T[] {

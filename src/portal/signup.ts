@@ -54,6 +54,7 @@ export function registerSignup(
           'emailTaken',
           `An account with the email ${email} exists already. Sign up with another address.`,
         );
+      app.businessMetrics.signups.inc();
       reply.header('cache-control', 'no-store');
       if (browser) return reply.type('text/html; charset=utf-8').send(successPage(client.id, client.secret, publicUrl));
       const document = {

@@ -1,4 +1,5 @@
 // The infrastructure surface, outside the API: `/`, liveness, readiness (the database answers) and Prometheus metrics.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../config.js';
@@ -51,10 +52,33 @@ export async function infraSurface(app: FastifyInstance, { config, storage }: In
   });
 
   const requestMetrics = app.requestMetrics;
+  const allowed = metricsAccess(config.metricsToken);
   infraRoute(app, '/metrics', async (reply) => {
+    allowed(reply.request);
     const text = (await processMetrics().metrics()) + (await requestMetrics.metrics());
     return reply.header('content-type', requestMetrics.contentType).send(text);
   });
+}
+
+/**
+ * The check of /metrics: none when METRICS_TOKEN is unset, else its bearer token, compared in
+ * constant time (both sides hashed first, so neither the content nor the length leaks through timing).
+ */
+function metricsAccess(token: string | undefined): (request: FastifyRequest) => void {
+  if (token === undefined) return () => {};
+  const expected = createHash('sha256').update(token).digest();
+  return (request) => {
+    const header = request.headers.authorization ?? '';
+    const sent = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (timingSafeEqual(createHash('sha256').update(sent).digest(), expected) && sent !== '') return;
+    throw new ApiError(
+      'metricsTokenInvalid',
+      sent === ''
+        ? '/metrics needs the token set in METRICS_TOKEN: send Authorization: Bearer <METRICS_TOKEN>.'
+        : 'The bearer token sent is not the one set in METRICS_TOKEN: send Authorization: Bearer <METRICS_TOKEN>.',
+      { 'www-authenticate': 'Bearer realm="metrics"' },
+    );
+  };
 }
 
 /** A wrong method on an infrastructure path: the catalogue's 400 (1003) with Allow, like the API's. */

@@ -21,6 +21,7 @@ test('with nothing set, every variable takes its default from SPEC §11', () => 
     v1Sunset: undefined,
     v1Deprecated: '2026-11-21',
     shutdownTimeoutMs: 10000,
+    metricsToken: undefined,
     trustProxy: undefined,
   });
 });
