@@ -85,7 +85,8 @@ export function endpointCounter(
     const method = request.method;
     const verb =
       method === 'GET' || method === 'POST' ? (overrideOf(request) ?? method) : method === 'HEAD' ? 'GET' : method;
-    (byVerb[verb] ?? (method === 'OPTIONS' && endpoint.cors ? preflight : unoffered))(status);
+    // Every API path answers CORS preflights (http/cors.ts): an OPTIONS is one.
+    (byVerb[verb] ?? (method === 'OPTIONS' ? preflight : unoffered))(status);
   };
 }
 
