@@ -200,3 +200,14 @@ for (const [what, change, asForm] of refusedSignups) {
     assert.equal(valid.statusCode, 200, 'the refused sign-ups created no account with that email');
   });
 }
+
+test('a client id with a NUL is an unknown client (401 invalid_client) at the token and introspection endpoints', async (t) => {
+  const api = await build(t);
+  const form = { grant_type: 'client_credentials', client_id: 'a\u0000b', client_secret: 'x' };
+  for (const url of ['/oauth2/token', '/oauth2/introspect']) {
+    const body = url === '/oauth2/token' ? form : { token: 'x', client_id: form.client_id, client_secret: 'x' };
+    const response = await api.request({ method: 'POST', url, form: body, token: null });
+    assert.equal(response.statusCode, 401, `${url}: ${response.body}`);
+    assert.equal(response.json().error, 'invalid_client');
+  }
+});
