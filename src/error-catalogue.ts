@@ -207,6 +207,15 @@ export const catalogue = {
       'A query parameter appears more than once. Give each parameter once; to filter on several values, separate ' +
       'them with commas in one parameter (color=brown,black).',
   },
+  characterNotAllowed: {
+    code: 2010,
+    status: 400,
+    title: 'Character XML cannot carry',
+    explanation:
+      'A query parameter, a body field or a sign-up field contains a character XML 1.0 cannot carry: a control ' +
+      'character other than tab, line feed and carriage return (NUL included), U+FFFE, U+FFFF or an unpaired ' +
+      'surrogate. The message names the parameter or field and the character; remove it and send the request again.',
+  },
   bodyMalformed: {
     code: 3000,
     status: 400,

@@ -1,5 +1,6 @@
 // The service's one typed error, ApiError, thrown by catalogue name; and the catalogue read as a list.
 import { catalogue, type ApiStatus, type CatalogueEntry } from './error-catalogue.js';
+import { escapeEcho } from './query/xml-text.js';
 
 export { catalogue, type ApiStatus, type CatalogueEntry };
 
@@ -20,7 +21,8 @@ export class ApiError extends Error {
     // An ApiError is an answer, not a fault: capturing a stack trace would cost more than the answer.
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    super(message);
+    // Messages repeat what was sent: escaped here once, no raw control character reaches an XML or JSON body.
+    super(escapeEcho(message));
     Error.stackTraceLimit = limit;
     this.entry = catalogue[errorName];
     this.headers = headers;

@@ -3,6 +3,7 @@
 // The database is an in-memory SQLite, or, when TEST_DATABASE_URL is set (npm test's second run),
 // a PostgreSQL database created for the test and dropped after it: the same tests cover both backends.
 import type { TestContext } from 'node:test';
+import { XMLValidator } from 'fast-xml-parser';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
@@ -118,7 +119,25 @@ async function send(
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
     payload = new URLSearchParams(options.form).toString();
   }
-  return app.inject({ method: options.method ?? 'GET', url: options.url, headers, payload });
+  const response = await app.inject({ method: options.method ?? 'GET', url: options.url, headers, payload });
+  assertWellFormedXml(response);
+  return response;
+}
+
+// What XML 1.0 cannot carry (SPEC §13), written apart from the service's own rule so the check does not share its bugs.
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's whole job
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Every XML answer the suite gets must parse with a strict parser (SPEC §13): a test fails on one that does not. */
+function assertWellFormedXml(response: LightMyRequestResponse): void {
+  const type = response.headers['content-type'];
+  if (typeof type !== 'string' || !/[/+]xml\b/.test(type) || response.body === '') return;
+  const body = response.body;
+  const result = XMLValidator.validate(body);
+  if (result !== true) throw new Error(`the XML answer does not parse: ${result.err.msg}\n${body}`);
+  if (NOT_XML.test(body))
+    throw new Error(`the XML answer carries a character XML 1.0 forbids:\n${JSON.stringify(body)}`);
 }
 
 /** Creates a dog through the API and returns its representation. */

@@ -3,6 +3,7 @@
 import type { AuthStore, Client } from './auth-store.js';
 import { InvalidClient, InvalidRequest } from './oauth-errors.js';
 import { secretHash, secretMatches } from './secrets.js';
+import { ID_PATTERN } from '../storage/ids.js';
 
 interface Credentials {
   readonly id: string;
@@ -27,7 +28,8 @@ export async function authenticateClient(
 ): Promise<Client | InvalidClient | InvalidRequest> {
   const credentials = presentedCredentials(authorization, body);
   if (credentials instanceof InvalidClient || credentials instanceof InvalidRequest) return credentials;
-  const client = await store.findClient(credentials.id);
+  // An id no client can have is unknown without asking the storage: a NUL in it was a 500 on PostgreSQL.
+  const client = ID_PATTERN.test(credentials.id) ? await store.findClient(credentials.id) : undefined;
   const matches = secretMatches(credentials.secret, client?.secretHash ?? NO_CLIENT_HASH);
   if (!client || !matches) {
     return new InvalidClient(

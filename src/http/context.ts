@@ -181,7 +181,9 @@ function overrideOf(request: FastifyRequest, httpMethod: string, query: QueryPar
   }
   const named = query.method ?? (httpMethod === 'POST' ? (bodyMethod(request) ?? header) : undefined);
   if (named === undefined) return undefined;
-  const target = typeof named === 'string' ? OVERRIDES[named.toLowerCase()] : undefined;
+  const lower = typeof named === 'string' ? named.toLowerCase() : undefined;
+  // Own properties only: `?method=constructor` must not find Object.prototype's.
+  const target = lower !== undefined && Object.hasOwn(OVERRIDES, lower) ? OVERRIDES[lower] : undefined;
   if (!target) {
     throw new ApiError(
       'methodOverrideInvalid',

@@ -9,6 +9,7 @@ import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { serialize } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
+import { checkXmlText } from '../query/xml-text.js';
 import { newId } from '../storage/ids.js';
 import { escapeHtml, page } from './html.js';
 
@@ -87,6 +88,7 @@ function readSignup(body: Record<string, unknown>): { email: string; password: s
     const value = body[name];
     if (typeof value !== 'string' || value.trim() === '')
       throw new ApiError('fieldRequired', `The field "${name}" is required.`);
+    checkXmlText(value, `The field "${name}"`);
     return name === 'password' ? value : value.trim();
   };
   const email = text('email').toLowerCase();

@@ -1,6 +1,7 @@
 // Parses the query parameters of reads: limit, offset, filters, sort, q, and the accepted-parameter check.
 import { ApiError } from '../errors.js';
 import { sortableFields, type ResourceDef } from '../resources/definition.js';
+import { checkXmlText } from './xml-text.js';
 
 export type QueryParams = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -36,15 +37,19 @@ export const PATH_CONTROL_PARAMS = ['suppress_response_codes', 'access_token'] a
 
 /**
  * Rejects any parameter outside `accepted` (the operation's, control ones included), naming it; `method` passes on an
- * overridden request.
+ * overridden request. Every value must be text XML can carry (SPEC §13), whatever the parameter.
  */
 export function checkKnownParams(params: QueryParams, accepted: readonly string[], overridden = false): void {
   for (const name of Object.keys(params)) {
-    if (accepted.includes(name) || (overridden && name === 'method')) continue;
-    throw new ApiError(
-      'unknownParameter',
-      `The query parameter "${name}" is not accepted here. Accepted parameters: ${accepted.join(', ')}.`,
-    );
+    if (!accepted.includes(name) && !(overridden && name === 'method')) {
+      throw new ApiError(
+        'unknownParameter',
+        `The query parameter "${name}" is not accepted here. Accepted parameters: ${accepted.join(', ')}.`,
+      );
+    }
+    const value = params[name];
+    if (typeof value === 'string') checkXmlText(value, `The query parameter "${name}"`);
+    else if (value !== undefined) for (const each of value) checkXmlText(each, `The query parameter "${name}"`);
   }
 }
 

@@ -43,7 +43,8 @@ function resolveNodes(def: ResourceDef, nodes: readonly FieldNode[], lookup: Res
   const scalars: string[] = [];
   const associations: Array<{ name: string; element: string; selection: Selection }> = [];
   for (const node of nodes) {
-    const association = def.associations[node.name];
+    // Own properties only: a name such as constructor or toString must not find Object.prototype's.
+    const association = Object.hasOwn(def.associations, node.name) ? def.associations[node.name] : undefined;
     if (association) {
       const target = lookup(association.target);
       if (!target) throw new Error(`resource ${association.target} is not defined`);
@@ -71,7 +72,7 @@ function resolveNodes(def: ResourceDef, nodes: readonly FieldNode[], lookup: Res
 function defAtPath(def: ResourceDef, path: readonly string[], lookup: ResourceLookup): ResourceDef {
   let current = def;
   for (const name of path) {
-    const association = current.associations[name];
+    const association = Object.hasOwn(current.associations, name) ? current.associations[name] : undefined;
     const target = association && lookup(association.target);
     if (!target) return current;
     current = target;

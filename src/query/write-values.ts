@@ -5,6 +5,7 @@ import { ApiError } from '../errors.js';
 import { READ_ONLY_FIELDS, type ResourceDef, type WriteValues } from '../resources/definition.js';
 import { createSchema, MAX_REFS, MAX_TEXT_LENGTH, updateSchema } from '../resources/resource-schemas.js';
 import { CONTROL_PARAMS } from './collection.js';
+import { checkXmlText } from './xml-text.js';
 
 export type BodyMode = 'create' | 'update';
 
@@ -23,9 +24,8 @@ function validatorFor(def: ResourceDef, mode: BodyMode): ValidateFunction {
 }
 
 const IGNORED = new Set<string>([...CONTROL_PARAMS, ...READ_ONLY_FIELDS]);
-// C0 and C1 control characters have no place in a name or a place, and XML 1.0 cannot carry most of them.
-// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's whole job
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+// Text fields hold one line: XML could carry a tab or a line break, but a name or a place has none.
+const LINE_BREAK_OR_TAB = /[\t\n\r]/;
 
 /** Validates a parsed body (JSON object or form fields); returns only the fields it sets. */
 export function readInput(def: ResourceDef, body: Readonly<Record<string, unknown>>, mode: BodyMode): WriteValues {
@@ -49,10 +49,11 @@ export function readInput(def: ResourceDef, body: Readonly<Record<string, unknow
 /** Strings are trimmed; a blank string clears the field (null). Other kinds are left to the schema. */
 function normalize(name: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  if (CONTROL_CHARS.test(value)) {
+  checkXmlText(value, `The field "${name}"`);
+  if (LINE_BREAK_OR_TAB.test(value)) {
     throw new ApiError(
       'fieldInvalid',
-      `The field "${name}" contains a control character (such as a tab or a line break). Send plain text on one line.`,
+      `The field "${name}" contains a control character (a tab or a line break). Send plain text on one line.`,
     );
   }
   const trimmed = value.trim();

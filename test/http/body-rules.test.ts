@@ -53,7 +53,8 @@ const rejectedCreates: Array<[string, Record<string, unknown>, number, RegExp]> 
   ['an empty state', { name: 'Rex', state: ' ' }, 3008, /cannot be empty or null/],
   ['a number for a name', { name: 42 }, 3006, /"name" must be text/],
   ['a list for a colour', { name: 'Rex', furColor: ['a', 'b'] }, 3006, /"furColor" must be text.*a list/],
-  ['a control character', { name: 'Re\u0000x' }, 3006, /control character/],
+  ['a character XML cannot carry', { name: 'Re\u0000x' }, 2010, /"name" contains the character U\+0000/],
+  ['a line break', { name: 'Re\nx' }, 3006, /control character/],
   ['an owner that does not exist', { name: 'Rex', ownerId: 'nobody' }, 3009, /"ownerId" refers to owners "nobody"/],
 ];
 for (const [what, body, code, message] of rejectedCreates) {
