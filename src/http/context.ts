@@ -179,7 +179,7 @@ function overrideOf(request: FastifyRequest, httpMethod: string, query: QueryPar
         `request is a ${httpMethod}. Send the method you mean as the request's own method, without the override.`,
     );
   }
-  const named = query.method ?? (httpMethod === 'POST' ? (bodyMethod(request) ?? header) : undefined);
+  const named = namedOverride(request);
   if (named === undefined) return undefined;
   const lower = typeof named === 'string' ? named.toLowerCase() : undefined;
   // Own properties only: `?method=constructor` must not find Object.prototype's.
@@ -192,6 +192,17 @@ function overrideOf(request: FastifyRequest, httpMethod: string, query: QueryPar
     );
   }
   return target;
+}
+
+/**
+ * What a GET or POST names as the method to carry out, checked or not: the query's `method`, else a POST body's
+ * `method` field or its X-HTTP-Method-Override header. Never throws (a body that does not parse names nothing), so the
+ * request counter of /metrics reads the same override after the answer.
+ */
+export function namedOverride(request: FastifyRequest): unknown {
+  const named = (request.query as QueryParams | undefined)?.method;
+  if (named !== undefined || request.method !== 'POST') return named;
+  return bodyMethod(request) ?? request.headers['x-http-method-override'];
 }
 
 function bodyMethod(request: FastifyRequest): unknown {

@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Endpoint } from './endpoint.js';
-import { readBody } from './raw-body.js';
+import { namedOverride } from './context.js';
 import type { OperationDescriptor } from '../routes/descriptor.js';
 
 interface Sample {
@@ -90,15 +90,8 @@ export function endpointCounter(
   };
 }
 
-/** The method a GET or POST names instead of its own (as http/context.ts reads it), upper-cased; never throws. */
+/** The method a GET or POST names instead of its own, as parseIntent reads it, upper-cased. */
 function overrideOf(request: FastifyRequest): string | undefined {
-  let named = (request.query as { method?: unknown } | undefined)?.method;
-  if (named === undefined && request.method === 'POST') {
-    try {
-      named = readBody(request)?.method ?? request.headers['x-http-method-override'];
-    } catch {
-      named = undefined;
-    }
-  }
+  const named = namedOverride(request);
   return typeof named === 'string' ? named.toUpperCase() : undefined;
 }
