@@ -1,4 +1,5 @@
 // Environment → typed, validated Config; a bad value stops the service at start with a clear message.
+import os from 'node:os';
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { envSchema } from 'env-schema';
@@ -31,6 +32,9 @@ export const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'the folder of the embedded SQLite database' }),
   DATABASE_URL: Type.Optional(
     Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL (unset means the embedded SQLite)' }),
+  ),
+  PG_POOL_SIZE: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'the connections of each node to PostgreSQL' }),
   ),
   LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({ type: 'string', enum: [...LOG_LEVELS], default: 'info' }),
   TOKEN_TTL_SECONDS: Type.Integer({ minimum: 1, default: 3600 }),
@@ -77,6 +81,8 @@ export interface Config {
   portalUrl: string;
   dataDir: string;
   databaseUrl?: string;
+  /** The most connections this node's pool opens to PostgreSQL (PG_POOL_SIZE, else defaultPgPoolSize()). */
+  pgPoolSize: number;
   logLevel: Env['LOG_LEVEL'];
   tokenTtlSeconds: number;
   rateLimitPerMinute: number;
@@ -111,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     portalUrl: trimSlash(parsed.PORTAL_URL ?? `${publicUrl}/portal`),
     dataDir: path.resolve(parsed.DATA_DIR),
     databaseUrl: parsed.DATABASE_URL,
+    pgPoolSize: parsed.PG_POOL_SIZE ?? defaultPgPoolSize(),
     logLevel: parsed.LOG_LEVEL,
     tokenTtlSeconds: parsed.TOKEN_TTL_SECONDS,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
@@ -123,6 +130,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: parsed.METRICS_TOKEN,
     trustProxy: parsed.TRUST_PROXY === undefined ? undefined : proxyList(parsed.TRUST_PROXY),
   };
+}
+
+/**
+ * PG_POOL_SIZE unset: PostgreSQL's rule of thumb, twice the cores plus a few, from this machine's cores, and at
+ * most 10. A node runs its JavaScript on one thread, so a bigger machine does not make it ask for much more at
+ * once; beyond 10 a pool mostly moves the queue into PostgreSQL, and every node's pool counts against the
+ * database's max_connections (docs/deployment.md, PostgreSQL connections).
+ */
+export function defaultPgPoolSize(cores = os.availableParallelism()): number {
+  return Math.min(2 * cores + 2, 10);
 }
 
 /** Schema validation plus the checks a schema cannot say (whole numbers as written, real dates, parseable URLs). */

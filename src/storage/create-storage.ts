@@ -7,15 +7,17 @@ import type { Storage } from './storage.js';
 /**
  * Opens and migrates the configured database; a database that cannot be reached stops the start with a clear message.
  */
-export async function createStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Storage> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+export async function createStorage(
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'pgPoolSize'>>,
+): Promise<Storage> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.pgPoolSize);
   const storage = new SqliteStorage(config.dataDir);
   await storage.migrate();
   return storage;
 }
 
-async function openPostgres(databaseUrl: string): Promise<Storage> {
-  const storage = new PostgresStorage(databaseUrl);
+async function openPostgres(databaseUrl: string, poolSize: number | undefined): Promise<Storage> {
+  const storage = new PostgresStorage(databaseUrl, poolSize);
   try {
     await storage.migrate();
   } catch (error) {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, defaultPgPoolSize, loadConfig } from '../../src/config.js';
 
 test('with nothing set, every variable takes its default from SPEC §11', () => {
   const config = loadConfig({});
@@ -12,6 +13,7 @@ test('with nothing set, every variable takes its default from SPEC §11', () => 
     portalUrl: 'http://localhost:8080/portal',
     dataDir: path.resolve('data'),
     databaseUrl: undefined,
+    pgPoolSize: defaultPgPoolSize(),
     logLevel: 'info',
     tokenTtlSeconds: 3600,
     rateLimitPerMinute: 6000,
@@ -33,6 +35,14 @@ test('TRUST_PROXY is a comma-separated list of proxy addresses, ranges and proxy
     'uniquelocal',
     '::1',
   ]);
+});
+
+test('PG_POOL_SIZE defaults to twice the cores plus two, at most 10: 6 on this 2-core machine', () => {
+  assert.deepEqual(
+    [1, 2, 3, 4, 8, 64].map((cores) => defaultPgPoolSize(cores)),
+    [4, 6, 8, 10, 10, 10],
+  );
+  assert.equal(loadConfig({}).pgPoolSize, defaultPgPoolSize(os.availableParallelism()));
 });
 
 const derived: Array<{ env: Record<string, string>; expect: Record<string, unknown> }> = [
@@ -66,6 +76,9 @@ const derived: Array<{ env: Record<string, string>; expect: Record<string, unkno
     env: { DATABASE_URL: 'postgres://db.example.com/registry' },
     expect: { databaseUrl: 'postgres://db.example.com/registry' },
   },
+  { env: { PG_POOL_SIZE: '1' }, expect: { pgPoolSize: 1 } },
+  { env: { PG_POOL_SIZE: '1000', DATABASE_URL: 'postgres://db/registry' }, expect: { pgPoolSize: 1000 } },
+  { env: { PG_POOL_SIZE: '' }, expect: { pgPoolSize: defaultPgPoolSize() } },
 ];
 
 for (const { env, expect } of derived) {
@@ -106,6 +119,11 @@ const invalid: Array<{ env: Record<string, string>; variable: string; says: RegE
     says: /whole number, 0 or more/,
   },
   { env: { TOKEN_TTL_SECONDS: '0' }, variable: 'TOKEN_TTL_SECONDS', says: /whole number, 1 or more/ },
+  { env: { PG_POOL_SIZE: '0' }, variable: 'PG_POOL_SIZE', says: /whole number from 1 to 1000/ },
+  { env: { PG_POOL_SIZE: '1001' }, variable: 'PG_POOL_SIZE', says: /whole number from 1 to 1000/ },
+  { env: { PG_POOL_SIZE: 'ten' }, variable: 'PG_POOL_SIZE', says: /whole number from 1 to 1000/ },
+  { env: { PG_POOL_SIZE: '2.5' }, variable: 'PG_POOL_SIZE', says: /whole number/ },
+  { env: { PG_POOL_SIZE: ' 8' }, variable: 'PG_POOL_SIZE', says: /whole number/ },
   { env: { DATABASE_URL: 'mysql://db.example.com/registry' }, variable: 'DATABASE_URL', says: /postgres:\/\// },
   { env: { TRUST_PROXY: 'proxy.example.com' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
   { env: { TRUST_PROXY: '10.0.0.0/99' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },

@@ -266,7 +266,7 @@ test(
   { skip },
   async (t) => {
     const database = await createDatabase();
-    const connection = new Connection(database.url, 2);
+    const connection = new Connection(database.url, { namedStatements: 2 });
     t.after(async () => {
       await connection.close();
       await database.drop();

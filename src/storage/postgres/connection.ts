@@ -1,6 +1,7 @@
 // The connection pool and the two ways SQL runs on it: one statement on any connection, or a transaction on one.
 import pg from 'pg';
 import type { PoolClient, QueryArrayConfig } from 'pg';
+import { defaultPgPoolSize } from '../../config.js';
 import { StorageError, type StorageErrorKind } from '../storage-error.js';
 
 /** Runs SQL: rows come back as arrays of column values, in the order of the SELECT list. */
@@ -9,9 +10,6 @@ export interface Executor {
   /** Runs a statement and gives the number of rows it changed. */
   run(sql: string, params: readonly unknown[]): Promise<number>;
 }
-
-/** Enough connections for one node's concurrent requests; PostgreSQL's own limit is shared by every node. */
-const POOL_SIZE = 10;
 
 /** Deadlock and serialization failures: PostgreSQL rolled the transaction back, and running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -75,6 +73,7 @@ export class Connection implements Executor {
    * new text is sent unnamed, parsed each time, rather than kept on every connection for good.
    */
   private readonly names = new Map<string, string>();
+  private readonly namedStatements: number;
   /** After close, every query fails with the pool's "Cannot use a pool after calling end": the database is gone. */
   private closed = false;
   /** Turns a rejected query's driver error into a StorageError (one function per connection, not one per query). */
@@ -82,13 +81,15 @@ export class Connection implements Executor {
     throw postgresFailure(error, this.closed);
   };
 
-  constructor(
-    connectionString: string,
-    private readonly namedStatements = NAMED_STATEMENTS,
-  ) {
+  /**
+   * `poolSize` is PG_POOL_SIZE: the pool opens connections as queries wait for one, up to that many; PostgreSQL's
+   * own limit (max_connections) is shared by every node's pool.
+   */
+  constructor(connectionString: string, { poolSize = defaultPgPoolSize(), namedStatements = NAMED_STATEMENTS } = {}) {
+    this.namedStatements = namedStatements;
     this.pool = new pg.Pool({
       connectionString,
-      max: POOL_SIZE,
+      max: poolSize,
       connectionTimeoutMillis: 10_000,
       idleTimeoutMillis: 30_000,
     });

@@ -43,9 +43,9 @@ export class PostgresStorage implements Storage {
   readonly auth: PostgresAuthStore;
   private closed = false;
 
-  /** A pool on `databaseUrl` (postgres://…); no connection is opened before the first query. */
-  constructor(databaseUrl: string) {
-    this.db = new Connection(databaseUrl);
+  /** A pool of up to `poolSize` connections on `databaseUrl` (postgres://…); none is opened before the first query. */
+  constructor(databaseUrl: string, poolSize?: number) {
+    this.db = new Connection(databaseUrl, { poolSize });
     this.auth = new PostgresAuthStore(this.db);
   }
 
