@@ -22,6 +22,7 @@ test('with nothing set, every variable takes its default from SPEC §11', () => 
     v1Deprecated: '2026-11-21',
     shutdownTimeoutMs: 10000,
     metricsToken: undefined,
+    compression: true,
     trustProxy: undefined,
   });
 });
@@ -66,6 +67,9 @@ const derived: Array<{ env: Record<string, string>; expect: Record<string, unkno
     env: { DATABASE_URL: 'postgres://db.example.com/registry' },
     expect: { databaseUrl: 'postgres://db.example.com/registry' },
   },
+  { env: { COMPRESSION: 'off' }, expect: { compression: false } },
+  { env: { COMPRESSION: 'on' }, expect: { compression: true } },
+  { env: { COMPRESSION: '' }, expect: { compression: true } },
 ];
 
 for (const { env, expect } of derived) {
@@ -110,6 +114,8 @@ const invalid: Array<{ env: Record<string, string>; variable: string; says: RegE
   { env: { TRUST_PROXY: 'proxy.example.com' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
   { env: { TRUST_PROXY: '10.0.0.0/99' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
   { env: { TRUST_PROXY: '127.0.0.1,' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
+  { env: { COMPRESSION: 'yes' }, variable: 'COMPRESSION', says: /one of on, off/ },
+  { env: { COMPRESSION: 'OFF' }, variable: 'COMPRESSION', says: /one of on, off/ },
 ];
 
 for (const { env, variable, says } of invalid) {
