@@ -1,10 +1,17 @@
 // Compression (SPEC §13): text answers over 1 KiB leave brotli- or gzip-encoded as Accept-Encoding asks, with their
-// own ETag and Vary: Accept-Encoding; COMPRESSION=off registers nothing and leaves it to a proxy in front.
+// own ETag and Vary: Accept-Encoding; COMPRESSION=off leaves it to a proxy in front.
 import zlib from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { codedTag } from './conditional.js';
 
-/** SPEC §13: answers of 1 KiB or less leave as they are (a few hundred bytes saved cost more than they gain). */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** COMPRESSION (SPEC §11): whether this node compresses its answers. */
+    readonly compression: boolean;
+  }
+}
+
+/** SPEC §13: answers of 1 KiB or less leave as they are. */
 const THRESHOLD = 1024;
 
 /** A UTF-16 code unit is at most 3 bytes of UTF-8: a string this short is within the threshold without counting. */
@@ -16,45 +23,55 @@ const COMPRESSIBLE = /^(?:text\/|application\/(?:json|xml|javascript)\b|[^;]*\+(
 type Coding = 'br' | 'gzip';
 
 /**
- * Levels for an API server, where every answer is compressed as it leaves, not once ahead like a static file
- * (measured in docs/decisions.md): brotli quality 3 and gzip level 3 cost about the same per answer (about 80 µs for
- * a page of 100 dogs), and brotli's answer is 5-10 % smaller, so brotli wins a tie of q-values.
+ * Levels for an API server, which compresses each answer as it leaves, not once ahead like a static file (measured in
+ * docs/decisions.md): brotli quality 3 and gzip level 3 cost about the same per answer, about 80 µs for a page of 100
+ * dogs, and brotli's answer is 5-10 % smaller, so brotli wins a tie of q-values.
  */
 const BROTLI_QUALITY = 3;
 const GZIP_LEVEL = 3;
 
-/** Registers the onSend hook of every route when compression is on (SPEC §11 `COMPRESSION`). */
+/**
+ * The API's answers compress inline, in sendOutcome and sendError (sendText), so that its routes have no onSend hook:
+ * an answer to a client that asked for no compression costs a length check there. Every other route (the portal, the
+ * OpenAPI documents, OAuth, the infrastructure) gets an onSend hook.
+ */
 export function registerCompression(app: FastifyInstance, on: boolean): void {
-  if (on) app.addHook('onSend', compressAnswer);
+  app.decorate('compression', on);
+  if (!on) return;
+  app.addHook('onRoute', (route) => {
+    // An API route's config names its endpoint (http/endpoint.ts).
+    if ((route.config as { endpoint?: unknown } | undefined)?.endpoint !== undefined) return;
+    const hooks = route.onSend;
+    route.onSend =
+      hooks === undefined ? [compressAnswer] : [...(Array.isArray(hooks) ? hooks : [hooks]), compressAnswer];
+  });
+}
+
+/** Sends an API answer (JSON or XML): compressed when over 1 KiB and the client asks. */
+export function sendText(request: FastifyRequest, reply: FastifyReply, body: string): FastifyReply {
+  if (body.length <= SURELY_SMALL || !request.server.compression || Buffer.byteLength(body) <= THRESHOLD)
+    return reply.send(body);
+  return reply.send(encoded(request, reply, body));
 }
 
 /**
- * Without Accept-Encoding (what wrk and most API clients send) an answer costs a size check here and, over 1 KiB, a
- * type check and the Vary header: Vary goes on every answer that would be compressed had the client asked.
+ * A 304 for the answer `body` would be (RFC 9110 §15.4.5): the ETag and Vary that answer would carry, compressed or
+ * not for this request.
  */
-function compressAnswer(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-  done: (error: null, payload: unknown) => void,
-): void {
-  if (!isCompressible(reply, payload)) {
-    if (reply.statusCode === 304) tagNotModified(request, reply);
-    done(null, payload);
-    return;
+export function sendNotModified(request: FastifyRequest, reply: FastifyReply, body: string): FastifyReply {
+  reply.code(304);
+  if (body.length > SURELY_SMALL && request.server.compression && Buffer.byteLength(body) > THRESHOLD) {
+    addVary(reply);
+    const coding = codingFor(request);
+    const etag = reply.getHeader('etag');
+    if (coding !== undefined && typeof etag === 'string') reply.header('etag', codedTag(etag, coding));
   }
-  addVary(reply);
-  const accepted = request.headers['accept-encoding'];
-  const coding = accepted === undefined ? undefined : preferredCoding(accepted);
-  if (coding === undefined) {
-    done(null, payload);
-    return;
-  }
-  const etag = reply.getHeader('etag');
-  if (typeof etag === 'string') reply.header('etag', codedTag(etag, coding));
-  reply.header('content-encoding', coding);
-  done(null, encode(coding, payload));
+  return reply.send();
 }
+
+const compressAnswer: onSendHookHandler = (request, reply, payload, done) => {
+  done(null, isCompressible(reply, payload) ? encoded(request, reply, payload) : payload);
+};
 
 /** Over the threshold, a text type, and not encoded already. */
 function isCompressible(reply: FastifyReply, payload: unknown): payload is string | Buffer {
@@ -65,29 +82,14 @@ function isCompressible(reply: FastifyReply, payload: unknown): payload is strin
   return typeof type === 'string' && COMPRESSIBLE.test(type) && !reply.hasHeader('content-encoding');
 }
 
-/**
- * A 304 has no body to measure: it names the compressed answer (its ETag and Vary, as RFC 9110 §15.4.5 asks) when
- * the tag that matched is the one of the coding this request would get, which only a compressed answer carried.
- */
-function tagNotModified(request: FastifyRequest, reply: FastifyReply): void {
-  const accepted = request.headers['accept-encoding'];
-  const sent = request.headers['if-none-match'];
-  const etag = reply.getHeader('etag');
-  if (accepted === undefined || sent === undefined || typeof etag !== 'string') return;
-  const coding = preferredCoding(accepted);
-  if (coding === undefined) return;
-  const coded = codedTag(etag, coding);
-  if (!sent.includes(coded)) return;
-  reply.header('etag', coded);
+/** A compressible answer: it varies on Accept-Encoding, and leaves in the coding the client prefers, if any. */
+function encoded(request: FastifyRequest, reply: FastifyReply, payload: string | Buffer): string | Buffer {
   addVary(reply);
-}
-
-function addVary(reply: FastifyReply): void {
-  const vary = reply.getHeader('vary');
-  reply.header('vary', vary === undefined ? 'Accept-Encoding' : `${String(vary)}, Accept-Encoding`);
-}
-
-function encode(coding: Coding, payload: string | Buffer): Buffer {
+  const coding = codingFor(request);
+  if (coding === undefined) return payload;
+  const etag = reply.getHeader('etag');
+  if (typeof etag === 'string') reply.header('etag', codedTag(etag, coding));
+  reply.header('content-encoding', coding);
   if (coding === 'gzip') return zlib.gzipSync(payload, { level: GZIP_LEVEL });
   return zlib.brotliCompressSync(payload, {
     params: {
@@ -95,6 +97,16 @@ function encode(coding: Coding, payload: string | Buffer): Buffer {
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(payload),
     },
   });
+}
+
+function addVary(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary === undefined ? 'Accept-Encoding' : `${String(vary)}, Accept-Encoding`);
+}
+
+function codingFor(request: FastifyRequest): Coding | undefined {
+  const accepted = request.headers['accept-encoding'];
+  return accepted === undefined ? undefined : preferredCoding(accepted);
 }
 
 // Clients send the same header on every request: the last one's answer is kept.
