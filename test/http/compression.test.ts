@@ -54,12 +54,17 @@ test('a page of dogs decodes (gzip and br) to the plain answer, in JSON and XML'
   assert.match(decoded(xml), /^<\?xml/);
 });
 
-test('the OpenAPI documents, the open adoption list and the portal home page are compressed', async (t) => {
+test('the OpenAPI documents, the open adoption list, the portal home page and /metrics are compressed', async (t) => {
   const api = await withDogs(t);
   await assertCompresses(api, { url: '/portal/openapi/v1.json', token: null });
   await assertCompresses(api, { url: '/portal/openapi/v2.json', token: null });
   await assertCompresses(api, { url: '/v2/adoptions', token: null });
   await assertCompresses(api, { url: '/portal/', token: null });
+  const metrics = await api.request({ url: '/metrics', token: null, headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(metrics.statusCode, 200);
+  assert.equal(metrics.headers['content-encoding'], 'gzip');
+  assert.equal(metrics.headers.vary, 'Accept-Encoding');
+  assert.match(decoded(metrics), /^# HELP /);
 });
 
 test('an answer of 1 KiB or less is not compressed and does not vary on Accept-Encoding', async (t) => {
