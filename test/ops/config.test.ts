@@ -55,6 +55,9 @@ const derived: Array<{ env: Record<string, string>; expect: Record<string, unkno
   },
   { env: { DATA_DIR: 'var/db' }, expect: { dataDir: path.resolve('var/db') } },
   { env: { PORT: '', LOG_LEVEL: '' }, expect: { port: 8080, logLevel: 'info' } },
+  { env: { COMPRESSION: 'off' }, expect: { compression: false } },
+  { env: { COMPRESSION: 'on' }, expect: { compression: true } },
+  { env: { COMPRESSION: '' }, expect: { compression: true } },
   {
     env: { LOG_LEVEL: 'debug', TOKEN_TTL_SECONDS: '60', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_OPEN_PER_MINUTE: '0' },
     expect: { logLevel: 'debug', tokenTtlSeconds: 60, rateLimitPerMinute: 0, rateLimitOpenPerMinute: 0 },
@@ -67,9 +70,6 @@ const derived: Array<{ env: Record<string, string>; expect: Record<string, unkno
     env: { DATABASE_URL: 'postgres://db.example.com/registry' },
     expect: { databaseUrl: 'postgres://db.example.com/registry' },
   },
-  { env: { COMPRESSION: 'off' }, expect: { compression: false } },
-  { env: { COMPRESSION: 'on' }, expect: { compression: true } },
-  { env: { COMPRESSION: '' }, expect: { compression: true } },
 ];
 
 for (const { env, expect } of derived) {
