@@ -13,6 +13,7 @@ import type { Config } from './config.js';
 import { loadRates } from './conversion/load-rates.js';
 import { ApiError } from './errors.js';
 import { BODY_LIMIT, registerRawBody } from './http/raw-body.js';
+import { registerCompression } from './http/compression.js';
 import { deprecationStage, registerDeprecation, type DeprecationStage } from './http/deprecation.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
@@ -63,6 +64,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerRootHooks(app, config, storage);
   registerRawBody(app);
   registerDeprecation(app, deprecation);
+  registerCompression(app, config.compression);
   registerErrorHandlers(app, config.portalUrl);
   await app.register(requestMetricsPlugin);
 

@@ -6,6 +6,7 @@ import { envSchema } from 'env-schema';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const SWITCH = ['on', 'off'] as const;
 const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 const HTTP_URL = '^https?://\\S+$';
 
@@ -62,6 +63,7 @@ export const EnvSchema = Type.Object({
       description: 'a secret of at least 16 visible ASCII characters (no spaces) that /metrics then asks for',
     }),
   ),
+  COMPRESSION: Type.Unsafe<(typeof SWITCH)[number]>({ type: 'string', enum: [...SWITCH], default: 'on' }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({
     minimum: 0,
     default: 10000,
@@ -94,6 +96,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The bearer token /metrics asks for; unset, /metrics is open. */
   metricsToken?: string;
+  /** Whether answers over 1 KiB are compressed here (SPEC §13); off leaves it to a proxy in front. */
+  compression: boolean;
   /**
    * The proxies whose X-Forwarded-For is believed: a request from one of them is taken to come
    * from the address it forwards for (per-address rate limits, logs). Unset: the TCP peer.
@@ -128,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     v1Deprecated: parsed.V1_DEPRECATED,
     shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS,
     metricsToken: parsed.METRICS_TOKEN,
+    compression: parsed.COMPRESSION === 'on',
     trustProxy: parsed.TRUST_PROXY === undefined ? undefined : proxyList(parsed.TRUST_PROXY),
   };
 }

@@ -3,6 +3,7 @@
 // The database is an in-memory SQLite, or, when TEST_DATABASE_URL is set (npm test's second run),
 // a PostgreSQL database created for the test and dropped after it: the same tests cover both backends.
 import type { TestContext } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { XMLValidator } from 'fast-xml-parser';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -133,11 +134,19 @@ const NOT_XML =
 function assertWellFormedXml(response: LightMyRequestResponse): void {
   const type = response.headers['content-type'];
   if (typeof type !== 'string' || !/[/+]xml\b/.test(type) || response.body === '') return;
-  const body = response.body;
+  const body = decodedBody(response);
   const result = XMLValidator.validate(body);
   if (result !== true) throw new Error(`the XML answer does not parse: ${result.err.msg}\n${body}`);
   if (NOT_XML.test(body))
     throw new Error(`the XML answer carries a character XML 1.0 forbids:\n${JSON.stringify(body)}`);
+}
+
+/** The body as sent before any compression (SPEC §13): gzip and br are undone. */
+function decodedBody(response: LightMyRequestResponse): string {
+  const coding = response.headers['content-encoding'];
+  if (coding === 'gzip') return gunzipSync(response.rawPayload).toString('utf8');
+  if (coding === 'br') return brotliDecompressSync(response.rawPayload).toString('utf8');
+  return response.body;
 }
 
 /** Creates a dog through the API and returns its representation. */

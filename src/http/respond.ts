@@ -4,6 +4,7 @@ import type { ApiError } from '../errors.js';
 import { type ApiStatus } from '../errors.js';
 import { serialize, type Body, type Document } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
+import { sendNotModified, sendText } from './compression.js';
 import { etagOf, noneMatch } from './conditional.js';
 import { allowAnyOrigin, isCorsRoute } from './cors.js';
 import { renderingOf } from './context.js';
@@ -37,10 +38,10 @@ export function sendOutcome(
   if (cacheControl !== undefined) {
     const etag = etagOf(body);
     reply.header('etag', etag).header('cache-control', cacheControl);
-    if (!suppress && !noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    if (!suppress && !noneMatch(request.headers['if-none-match'], etag)) return sendNotModified(request, reply, body);
   }
   reply.header('content-type', MEDIA_TYPES[format]);
-  return reply.send(body);
+  return sendText(request, reply, body);
 }
 
 /** Renders an error: the envelope of SPEC §2 in the request's format, its status or a suppressed 200. */
@@ -65,5 +66,5 @@ export function sendError(
   if (isCorsRoute(request)) allowAnyOrigin(reply);
   reply.headers(error.headers);
   reply.header('content-type', MEDIA_TYPES[format]);
-  return reply.send(serialize(format, format === 'xml' ? { error: body } : body));
+  return sendText(request, reply, serialize(format, format === 'xml' ? { error: body } : body));
 }

@@ -1,6 +1,7 @@
 // Serves each API version's OpenAPI 3.1 document at {portal}/openapi/v<N>.json, open to everyone, any origin included.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { sendNotModified } from '../http/compression.js';
 import { etagOf, noneMatch } from '../http/conditional.js';
 import { allowAnyOrigin } from '../http/cors.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
@@ -22,7 +23,7 @@ export function registerOpenApiRoutes(app: FastifyInstance, config: Config, wron
       cors: true,
       handler: async (request, reply) => {
         allowAnyOrigin(reply).header('cache-control', DOCUMENT_CACHE).header('etag', etag);
-        if (!noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+        if (!noneMatch(request.headers['if-none-match'], etag)) return sendNotModified(request, reply, body);
         return reply.type('application/json; charset=utf-8').send(body);
       },
     });

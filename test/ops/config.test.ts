@@ -24,6 +24,7 @@ test('with nothing set, every variable takes its default from SPEC §11', () => 
     v1Deprecated: '2026-11-21',
     shutdownTimeoutMs: 10000,
     metricsToken: undefined,
+    compression: true,
     trustProxy: undefined,
   });
 });
@@ -64,6 +65,9 @@ const derived: Array<{ env: Record<string, string>; expect: Record<string, unkno
   },
   { env: { DATA_DIR: 'var/db' }, expect: { dataDir: path.resolve('var/db') } },
   { env: { PORT: '', LOG_LEVEL: '' }, expect: { port: 8080, logLevel: 'info' } },
+  { env: { COMPRESSION: 'off' }, expect: { compression: false } },
+  { env: { COMPRESSION: 'on' }, expect: { compression: true } },
+  { env: { COMPRESSION: '' }, expect: { compression: true } },
   {
     env: { LOG_LEVEL: 'debug', TOKEN_TTL_SECONDS: '60', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_OPEN_PER_MINUTE: '0' },
     expect: { logLevel: 'debug', tokenTtlSeconds: 60, rateLimitPerMinute: 0, rateLimitOpenPerMinute: 0 },
@@ -128,6 +132,8 @@ const invalid: Array<{ env: Record<string, string>; variable: string; says: RegE
   { env: { TRUST_PROXY: 'proxy.example.com' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
   { env: { TRUST_PROXY: '10.0.0.0/99' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
   { env: { TRUST_PROXY: '127.0.0.1,' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
+  { env: { COMPRESSION: 'yes' }, variable: 'COMPRESSION', says: /one of on, off/ },
+  { env: { COMPRESSION: 'OFF' }, variable: 'COMPRESSION', says: /one of on, off/ },
 ];
 
 for (const { env, variable, says } of invalid) {
