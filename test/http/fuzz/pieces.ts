@@ -89,9 +89,9 @@ export function text(random: Random): string {
     case 5:
       return random.pick(['', ' ', '   ', '\t', '\r\n', 'null', 'undefined', 'NaN']);
     case 6:
-      return random.pick(PROTOTYPE_NAMES);
+      return random.pick([...PROTOTYPE_NAMES, 'put', 'DELETE', 'post', 'Post', 'get', 'patch']);
     case 7:
-      return random.pick(['registered', 'adoptable', 'adopted', 'lost', 'ADOPTABLE', 'gone']);
+      return random.pick(['registered', 'adoptable', 'adopted', 'lost', 'ADOPTABLE', 'gone', 'true', 'TRUE', 'false']);
     case 8:
       return String(random.pick([0, -1, 1, 99, 100, 101, 1e21, 2 ** 53, 0.5]));
     case 9:
@@ -264,4 +264,17 @@ export function formBody(random: Random, fields: Array<[string, unknown]>): stri
   });
   if (random.chance(0.1)) pairs.push(...pairs);
   return pairs.join('&');
+}
+
+const WRITABLE: Record<string, string[]> = {
+  dogs: ['furColor', 'state', 'location'],
+  owners: ['email', 'location'],
+  veterinarians: ['clinic', 'location'],
+  foods: ['brand'],
+};
+
+/** A resource and some of its writable fields, `name` always among them. */
+export function writableFields(random: Random): [string, string[]] {
+  const resource = random.pick(RESOURCES);
+  return [resource, ['name', ...new Set(random.some(WRITABLE[resource] ?? [], 2))]];
 }

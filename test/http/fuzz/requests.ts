@@ -1,5 +1,5 @@
 // One fuzz request as raw bytes: a method, a request line (sometimes broken), odd headers, a body with good or bad framing.
-import { bodyFields, formBody, jsonBody, path, query, text, type FuzzTargets } from './pieces.js';
+import { bodyFields, formBody, jsonBody, path, query, text, writableFields, type FuzzTargets } from './pieces.js';
 import type { Random } from './random.js';
 
 /** The credentials the fuzz may send: none of them can change the guarded tenant's data (see fuzz.test.ts). */
@@ -19,11 +19,15 @@ export interface FuzzRequest {
   head: boolean;
   /** The request line as written (for the failure message). */
   line: string;
+  /** Fewer bytes than the request announces: only the end of the connection gets it an answer. */
+  truncated: boolean;
 }
 
 const METHODS = ['GET', 'GET', 'GET', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND'];
 
 export function fuzzRequest(random: Random, credentials: FuzzCredentials): FuzzRequest {
+  // Some are writes a client could mean, with odd text, for the other tenant: success answers are checked too.
+  if (random.chance(0.15)) return plausibleWrite(random, credentials);
   // Most requests are sound HTTP that is wrong for the API (so they reach the handlers); the rest break HTTP itself.
   const broken = random.chance(0.2);
   const method =
@@ -37,8 +41,11 @@ export function fuzzRequest(random: Random, credentials: FuzzCredentials): FuzzR
   const line = broken ? requestLine(random, method, target) : `${method} ${target} HTTP/1.1`;
   const headers = headerLines(random, token.header, broken);
   const body = requestBody(random, credentials, token.form, headers, broken);
-  const bytes = Buffer.concat([Buffer.from(`${line}\r\n${headers.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
-  return { bytes, head: method === 'HEAD', line };
+  const bytes = Buffer.concat([Buffer.from(`${line}\r\n${headers.join('\r\n')}\r\n\r\n`, 'latin1'), body.bytes]);
+  // An odd Content-Length header of its own, or framing cut short: the server waits for bytes that will not come.
+  const lengths = headers.filter((header) => header.startsWith('Content-Length:')).length;
+  const truncated = body.truncated || lengths > 1 || (lengths === 1 && body.bytes.length === 0);
+  return { bytes, head: method === 'HEAD', line, truncated };
 }
 
 /** Where the token goes, if anywhere: a header, the query, or a form body field. */
@@ -160,8 +167,8 @@ function requestBody(
   formToken: string | undefined,
   headers: string[],
   broken: boolean,
-): Buffer {
-  if (formToken === undefined && random.chance(0.4)) return Buffer.alloc(0);
+): Framed {
+  if (formToken === undefined && random.chance(0.4)) return { bytes: Buffer.alloc(0), truncated: false };
   const type = formToken === undefined ? random.pick(CONTENT_TYPES) : 'application/x-www-form-urlencoded';
   const fields = bodyFields(random, credentials);
   if (formToken !== undefined) fields.push(['access_token', formToken]);
@@ -175,20 +182,25 @@ function requestBody(
   const body = Buffer.from(text, random.chance(0.05) ? 'latin1' : 'utf8');
   if (!broken) {
     headers.push(`Content-Length: ${body.length}`);
-    return body;
+    return { bytes: body, truncated: false };
   }
   return frame(random, body, headers);
 }
 
+interface Framed {
+  bytes: Buffer;
+  truncated: boolean;
+}
+
 /** Content-Length (right, too long, too short) or chunked (right, broken, unfinished). */
-function frame(random: Random, body: Buffer, headers: string[]): Buffer {
+function frame(random: Random, body: Buffer, headers: string[]): Framed {
   switch (random.int(0, 11)) {
     case 0:
       headers.push(`Content-Length: ${body.length + random.int(1, 50)}`);
-      return body;
+      return { bytes: body, truncated: true };
     case 1:
       headers.push(`Content-Length: ${Math.max(0, body.length - random.int(1, 10))}`);
-      return body;
+      return { bytes: body, truncated: false };
     case 2:
     case 3: {
       headers.push(
@@ -196,19 +208,54 @@ function frame(random: Random, body: Buffer, headers: string[]): Buffer {
       );
       const half = Math.floor(body.length / 2);
       const chunks = [body.subarray(0, half), body.subarray(half)].filter((chunk) => chunk.length > 0);
+      let huge = false;
       const written = chunks.map((chunk) => {
         const size = random.chance(0.1)
           ? random.pick(['zz', '-1', 'ffffffffffff', `${chunk.length.toString(16)};ext=1`])
           : chunk.length.toString(16);
+        huge ||= size === 'ffffffffffff';
         return Buffer.concat([Buffer.from(`${size}\r\n`), chunk, Buffer.from('\r\n')]);
       });
-      if (!random.chance(0.15)) written.push(Buffer.from('0\r\n\r\n'));
-      return Buffer.concat(written);
+      const finished = !random.chance(0.15);
+      if (finished) written.push(Buffer.from('0\r\n\r\n'));
+      return { bytes: Buffer.concat(written), truncated: !finished || huge };
     }
     case 4:
-      return body;
+      return { bytes: body, truncated: false };
     default:
       headers.push(`Content-Length: ${body.length}`);
-      return body;
+      return { bytes: body, truncated: false };
   }
+}
+
+/** A create, update or delete with the other tenant's token, well formed, whose values are odd text. */
+function plausibleWrite(random: Random, credentials: FuzzCredentials): FuzzRequest {
+  const [resource, fields] = writableFields(random);
+  const values = Object.fromEntries(fields.map((field) => [field, text(random)]));
+  const version = random.pick(['v1', 'v2']);
+  const suffix = random.pick(['', '', '.json', '.xml']);
+  const id = random.pick(credentials.ids);
+  const [method, target] = random.pick([
+    ['POST', `/${version}/${resource}${suffix}`],
+    ['POST', `/${version}/${resource}${suffix}`],
+    ['PUT', `/${version}/${resource}/${id}${suffix}`],
+    ['DELETE', `/${version}/${resource}/${id}${suffix}`],
+    ['GET', `/${version}/${resource}/${id}${suffix}?method=put&${new URLSearchParams(values).toString()}`],
+  ] as const);
+  const body =
+    method === 'GET' || method === 'DELETE'
+      ? ''
+      : random.chance(0.5)
+        ? JSON.stringify(values)
+        : new URLSearchParams(values).toString();
+  const type = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
+  const line = `${method} ${target} HTTP/1.1`;
+  const head = [
+    line,
+    'Host: api.test',
+    `Authorization: Bearer ${credentials.other}`,
+    `Accept: ${random.pick(ACCEPTS)}`,
+  ];
+  if (body !== '') head.push(`Content-Type: ${type}`, `Content-Length: ${Buffer.byteLength(body)}`);
+  return { bytes: Buffer.from(`${head.join('\r\n')}\r\n\r\n${body}`), head: false, line, truncated: false };
 }

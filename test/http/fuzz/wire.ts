@@ -15,29 +15,43 @@ export interface Exchange {
 }
 
 /** How long one connection may take before the fuzz test calls it hung. */
-const TIMEOUT_MS = 10_000;
+const TIMEOUT_MS = 15_000;
+/** How long a silent server is taken to be waiting for bytes that will not come (a body shorter than announced). */
+const SILENCE_MS = 5000;
+/** After a complete answer, how long the answers to bytes that followed it (a pipelined request) may take to start. */
+const GRACE_MS = 30;
 
 /**
- * Sends the bytes on a new connection, half-closes it (so the server sees the end of what a client
- * sent, as a client that gives up would), and reads until the server closes.
+ * Sends the bytes on a new connection and reads every answer until the server closes. Our side is ended (the
+ * server sees that no more bytes come) only once an answer has come, or at once for a request `truncated` on
+ * purpose: Node drops a request it has not answered yet when the client ends its side.
  */
-export function exchange(port: number, bytes: Buffer, head: boolean): Promise<Exchange> {
+export function exchange(port: number, bytes: Buffer, head: boolean, truncated = false): Promise<Exchange> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     let failure: string | undefined;
+    let quiet: NodeJS.Timeout | undefined;
+    const endAfter = (ms: number): void => {
+      clearTimeout(quiet);
+      quiet = setTimeout(() => socket.end(), ms);
+    };
     const timer = setTimeout(() => {
       failure = 'timeout: the server neither answered nor closed';
       socket.destroy();
     }, TIMEOUT_MS);
-    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      endAfter(parseAnswers(Buffer.concat(chunks), head).answers.length > 0 ? GRACE_MS : SILENCE_MS);
+    });
     socket.on('error', (error: NodeJS.ErrnoException) => (failure ??= `socket error ${error.code ?? error.message}`));
     socket.on('close', () => {
       clearTimeout(timer);
+      clearTimeout(quiet);
       const parsed = parseAnswers(Buffer.concat(chunks), head);
       resolve({ answers: parsed.answers, broken: parsed.broken ?? failure });
     });
-    socket.write(bytes, () => socket.end());
+    socket.write(bytes, () => (truncated ? socket.end() : endAfter(SILENCE_MS)));
   });
 }
 
