@@ -10,7 +10,7 @@ import { Random, fuzzSeed } from './fuzz/random.js';
 import { fuzzRequest, type FuzzCredentials } from './fuzz/requests.js';
 import { exchange } from './fuzz/wire.js';
 
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 5000);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3000);
 /** Connections open at once: enough to overlap requests, few enough for a shared two-core machine. */
 const CONCURRENCY = 8;
 
