@@ -17,7 +17,7 @@ import { registerCompression } from './http/compression.js';
 import { deprecationStage, registerDeprecation, type DeprecationStage } from './http/deprecation.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
-import { clientErrorHandler, expectationHandler } from './http/protocol-errors.js';
+import { clientErrorHandler, connectHandler, expectationHandler } from './http/protocol-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { requestIdOf } from './http/request-id.js';
 import { lazyChildLogger } from './http/request-logger.js';
@@ -60,6 +60,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const deprecation = deprecationStage(config);
   const app = Fastify(serverOptions(config, options, deprecation));
   app.server.on('checkExpectation', expectationHandler(app, config.portalUrl));
+  app.server.on('connect', connectHandler(app, config.portalUrl));
   acceptEveryMethod(app);
   registerRootHooks(app, config, storage);
   registerRawBody(app);

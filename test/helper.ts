@@ -131,7 +131,7 @@ const NOT_XML =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Every XML answer the suite gets must parse with a strict parser (SPEC §13): a test fails on one that does not. */
-function assertWellFormedXml(response: LightMyRequestResponse): void {
+export function assertWellFormedXml(response: Pick<LightMyRequestResponse, 'headers' | 'body'>): void {
   const type = response.headers['content-type'];
   if (typeof type !== 'string' || !/[/+]xml\b/.test(type) || response.body === '') return;
   const body = decodedBody(response);

@@ -185,9 +185,11 @@ function overrideOf(request: FastifyRequest, httpMethod: string, query: QueryPar
   // Own properties only: `?method=constructor` must not find Object.prototype's.
   const target = lower !== undefined && Object.hasOwn(OVERRIDES, lower) ? OVERRIDES[lower] : undefined;
   if (!target) {
+    // A JSON body may name an object whose toString is no function: String() of it throws, JSON shows it.
+    const shown = typeof named === 'string' ? `"${named}"` : JSON.stringify(named);
     throw new ApiError(
       'methodOverrideInvalid',
-      `The method override "${String(named)}" is not one of post, put, delete. Send it as ?method=put (or the ` +
+      `The method override ${shown} is not one of post, put, delete. Send it as ?method=put (or the ` +
         `X-HTTP-Method-Override header on a POST).`,
     );
   }

@@ -129,3 +129,24 @@ export function expectationHandler(app: FastifyInstance, portalUrl: string) {
     response.writeHead(400, head).end(body);
   };
 }
+
+/**
+ * Node's 'connect' event: a CONNECT asks for a proxy's tunnel, and Node closes the connection without an answer when
+ * nobody listens for it; the service answers it like any method it does not offer.
+ */
+export function connectHandler(app: FastifyInstance, portalUrl: string) {
+  const moreInfoBase = `${portalUrl}/errors`;
+  return (request: IncomingMessage, socket: Socket): void => {
+    const requestId = requestIdOf(request);
+    const apiError = new ApiError(
+      'methodTokenInvalid',
+      'CONNECT asks for a tunnel through a proxy, and this service is not one. Use GET, POST, PUT or DELETE.',
+    );
+    app.log.info({ requestId }, 'CONNECT refused');
+    const { head, body } = protocolAnswer(apiError, requestId, moreInfoBase);
+    const lines = Object.entries(head)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(`HTTP/1.1 400 Bad Request\r\n${lines}\r\n${body}`);
+  };
+}

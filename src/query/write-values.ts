@@ -90,10 +90,12 @@ function toApiError(def: ResourceDef, values: Record<string, unknown>, error: Er
     );
   }
   if (field?.values) {
+    // A JSON body may send an object whose toString is no function: String() of it throws, JSON shows it.
+    const shown = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
     return new ApiError(
       'valueNotAllowed',
       `The field "${name}" must be one of: ` +
-        `${field.values.join(', ')}${value === null ? '; it cannot be empty or null' : `, got "${String(value)}"`}.`,
+        `${field.values.join(', ')}${value === null ? '; it cannot be empty or null' : `, got ${shown}`}.`,
     );
   }
   if (value === null && field?.required) {

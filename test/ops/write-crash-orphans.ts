@@ -1,0 +1,74 @@
+// Straight SQL on the database a crashed process left, for what the API cannot show: link rows, references and search
+// rows whose item is gone.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+
+/** Each query counts rows that point at nothing; every count must be 0. */
+const ORPHANS: Record<string, string> = {
+  'dog_foods without their dog': `SELECT count(*) FROM dog_foods l WHERE NOT EXISTS
+    (SELECT 1 FROM dogs d WHERE d.tenant_id = l.tenant_id AND d.id = l.dog_id)`,
+  'dog_foods without their food': `SELECT count(*) FROM dog_foods l WHERE NOT EXISTS
+    (SELECT 1 FROM foods f WHERE f.tenant_id = l.tenant_id AND f.id = l.food_id)`,
+  'owner_veterinarians without their owner': `SELECT count(*) FROM owner_veterinarians l WHERE NOT EXISTS
+    (SELECT 1 FROM owners o WHERE o.tenant_id = l.tenant_id AND o.id = l.owner_id)`,
+  'owner_veterinarians without their veterinarian': `SELECT count(*) FROM owner_veterinarians l WHERE NOT EXISTS
+    (SELECT 1 FROM veterinarians v WHERE v.tenant_id = l.tenant_id AND v.id = l.veterinarian_id)`,
+  'dogs whose owner is gone': `SELECT count(*) FROM dogs d WHERE d.owner_id IS NOT NULL AND NOT EXISTS
+    (SELECT 1 FROM owners o WHERE o.tenant_id = d.tenant_id AND o.id = d.owner_id)`,
+  'dogs whose veterinarian is gone': `SELECT count(*) FROM dogs d WHERE d.veterinarian_id IS NOT NULL AND NOT EXISTS
+    (SELECT 1 FROM veterinarians v WHERE v.tenant_id = d.tenant_id AND v.id = d.veterinarian_id)`,
+};
+
+const RESOURCES = ['dogs', 'owners', 'veterinarians', 'foods'];
+
+/** SQLite keeps search words in an FTS table per resource, one row per item (rowid = seq): both ways must match. */
+const SQLITE_SEARCH: Record<string, string> = Object.fromEntries(
+  RESOURCES.flatMap((table) => [
+    [
+      `${table}_fts rows without their item`,
+      `SELECT count(*) FROM ${table}_fts WHERE rowid NOT IN (SELECT seq FROM ${table})`,
+    ],
+    [
+      `${table} without search words`,
+      `SELECT count(*) FROM ${table} WHERE seq NOT IN (SELECT rowid FROM ${table}_fts)`,
+    ],
+  ]),
+);
+
+/** PostgreSQL keeps them in the item's own row: none may be left empty (every item has a name). */
+const POSTGRES_SEARCH: Record<string, string> = Object.fromEntries(
+  RESOURCES.map((table) => [`${table} without search words`, `SELECT count(*) FROM ${table} WHERE search_words = ''`]),
+);
+
+/** The count of every kind of orphan, by name, on the SQLite database of `dataDir`. */
+export function sqliteOrphans(dataDir: string): Record<string, number> {
+  const db = new Database(path.join(dataDir, 'registry.sqlite'), { readonly: true });
+  try {
+    const counts: Record<string, number> = {};
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SQLITE_SEARCH }))
+      counts[name] = Number(db.prepare(sql).pluck().get());
+    return counts;
+  } finally {
+    db.close();
+  }
+}
+
+/** The same on the PostgreSQL database at `url`. */
+export async function postgresOrphans(url: string): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const counts: Record<string, number> = {};
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...POSTGRES_SEARCH }))
+      counts[name] = Number((await client.query<{ count: string }>(sql)).rows[0]?.count);
+    return counts;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Every count zero, for an assertion's expected value. */
+export function none(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.keys(counts).map((name) => [name, 0]));
+}
