@@ -141,11 +141,13 @@ export function assertWellFormedXml(response: Pick<LightMyRequestResponse, 'head
     throw new Error(`the XML answer carries a character XML 1.0 forbids:\n${JSON.stringify(body)}`);
 }
 
-/** The body as sent before any compression (SPEC §13): gzip and br are undone. */
-function decodedBody(response: LightMyRequestResponse): string {
+/** The body as sent before any compression (SPEC §13): gzip and br are undone (raw-socket answers come decoded). */
+function decodedBody(response: Pick<LightMyRequestResponse, 'headers' | 'body'> & { rawPayload?: Buffer }): string {
   const coding = response.headers['content-encoding'];
-  if (coding === 'gzip') return gunzipSync(response.rawPayload).toString('utf8');
-  if (coding === 'br') return brotliDecompressSync(response.rawPayload).toString('utf8');
+  const raw = response.rawPayload;
+  if (raw === undefined) return response.body;
+  if (coding === 'gzip') return gunzipSync(raw).toString('utf8');
+  if (coding === 'br') return brotliDecompressSync(raw).toString('utf8');
   return response.body;
 }
 

@@ -1,5 +1,6 @@
 // Raw HTTP/1.1 over a socket for the fuzz test: writes bytes exactly as given and parses every answer that comes back.
 import net from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 export interface RawAnswer {
   status: number;
@@ -92,15 +93,32 @@ function readBody(
   at: number,
   headers: Record<string, string>,
 ): { text: string; next: number } | undefined {
+  const framed = framedBody(bytes, at, headers);
+  return framed && { text: decoded(framed.raw, headers['content-encoding']), next: framed.next };
+}
+
+/** The body's bytes as framed by chunking, Content-Length or the end of the connection. */
+function framedBody(
+  bytes: Buffer,
+  at: number,
+  headers: Record<string, string>,
+): { raw: Buffer; next: number } | undefined {
   if (headers['transfer-encoding']?.toLowerCase() === 'chunked') return readChunks(bytes, at);
   const length = Number(headers['content-length'] ?? 'NaN');
   // Without a length the body runs to the end of the connection.
-  if (!Number.isInteger(length)) return { text: bytes.subarray(at).toString('utf8'), next: bytes.length };
+  if (!Number.isInteger(length)) return { raw: bytes.subarray(at), next: bytes.length };
   if (at + length > bytes.length) return undefined;
-  return { text: bytes.subarray(at, at + length).toString('utf8'), next: at + length };
+  return { raw: bytes.subarray(at, at + length), next: at + length };
 }
 
-function readChunks(bytes: Buffer, start: number): { text: string; next: number } | undefined {
+/** The text of a body, its gzip or brotli coding undone (the fuzz asks for both, SPEC §13). */
+function decoded(raw: Buffer, coding: string | undefined): string {
+  if (coding === 'gzip') return gunzipSync(raw).toString('utf8');
+  if (coding === 'br') return brotliDecompressSync(raw).toString('utf8');
+  return raw.toString('utf8');
+}
+
+function readChunks(bytes: Buffer, start: number): { raw: Buffer; next: number } | undefined {
   const parts: Buffer[] = [];
   let at = start;
   for (;;) {
@@ -111,7 +129,7 @@ function readChunks(bytes: Buffer, start: number): { text: string; next: number 
     at = lineEnd + 2;
     if (size === 0) {
       const trailerEnd = bytes.indexOf('\r\n', at);
-      return trailerEnd < 0 ? undefined : { text: Buffer.concat(parts).toString('utf8'), next: trailerEnd + 2 };
+      return trailerEnd < 0 ? undefined : { raw: Buffer.concat(parts), next: trailerEnd + 2 };
     }
     if (at + size + 2 > bytes.length) return undefined;
     parts.push(bytes.subarray(at, at + size));
