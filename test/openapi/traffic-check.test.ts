@@ -1,0 +1,178 @@
+// The replay harness itself: the recorder keeps what the app sent, the check finds each kind of mismatch.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
+import { build } from '../helper.js';
+import type { Json } from './document-helper.js';
+import { checkTraffic, describeMismatches, operationKeys, readTraffic } from './traffic-check.js';
+import { recordTraffic, type TrafficLine } from './traffic-recorder.js';
+
+function scratch(t: { after(fn: () => void): void }): string {
+  const directory = mkdtempSync(join(tmpdir(), 'traffic-'));
+  t.after(() => rmSync(directory, { recursive: true, force: true }));
+  return directory;
+}
+
+test('the recorder keeps method, URL, request type, status, answer type and body of injected requests', async (t) => {
+  const directory = scratch(t);
+  const api = await build(t);
+  recordTraffic(api.app, directory);
+  const created = await api.request({ method: 'POST', url: '/v2/dogs.xml', json: { name: 'Rex' } });
+  await api.request({ url: '/v2/dogs?limit=1', headers: { accept: 'application/xml' } });
+  const lines = readTraffic(directory);
+  assert.equal(lines.length, 2);
+  assert.deepEqual(lines[0], {
+    file: 'test/openapi/traffic-check.test.ts',
+    method: 'POST',
+    url: '/v2/dogs.xml',
+    requestType: 'application/json',
+    requestBody: '{"name":"Rex"}',
+    status: 201,
+    type: 'application/xml; charset=utf-8',
+    body: created.body,
+  });
+  assert.equal(lines[1]!.accept, 'application/xml');
+  assert.match(lines[1]!.body, /^<\?xml[^>]*>\s*<dogs>/);
+});
+
+test('the recorder keeps the exchanges of a listening server, with the URL as sent', async (t) => {
+  const directory = scratch(t);
+  const api = await build(t);
+  recordTraffic(api.app, directory);
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = api.app.server.address() as { port: number };
+  const response = await fetch(`http://127.0.0.1:${port}/v1/dogs.json?limit=2`, {
+    headers: { authorization: `Bearer ${api.credentials.token}`, 'x-http-method-override': 'POST' },
+    method: 'POST',
+  });
+  const body = await response.text();
+  // The server writes its line when the answer has left it, which can be just after the client has read it.
+  for (let wait = 0; wait < 50 && readTraffic(directory).length === 0; wait++) await setTimeout(10);
+  const [line] = readTraffic(directory);
+  assert.equal(line!.method, 'POST');
+  assert.equal(line!.url, '/v1/dogs.json?limit=2');
+  assert.equal(line!.override, 'POST');
+  assert.equal(line!.status, response.status);
+  assert.equal(line!.type, response.headers.get('content-type'));
+  assert.equal(line!.body, body);
+});
+
+// A small document of its own, so these tests do not follow the service's documents as they change.
+const errorSchema = { type: 'object', required: ['code'], properties: { code: { type: 'integer' } } };
+const document: Json = {
+  paths: {
+    '/dogs/{id}': {
+      get: {
+        responses: {
+          200: {
+            description: 'a dog',
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/Dog' } },
+              'application/xml': { schema: { $ref: '#/components/schemas/Dog' } },
+            },
+          },
+          304: { description: 'not modified' },
+          '4XX': { $ref: '#/components/responses/Error' },
+        },
+      },
+      delete: { responses: { 204: { description: 'deleted' } } },
+    },
+    '/dogs/count': { get: { responses: { default: { $ref: '#/components/responses/Error' } } } },
+  },
+  components: {
+    schemas: {
+      Dog: { type: 'object', xml: { name: 'dog' }, required: ['name'], properties: { name: { type: 'string' } } },
+    },
+    responses: { Error: { description: 'an error', content: { 'application/json': { schema: errorSchema } } } },
+  },
+};
+const documents = new Map([[2, document]]);
+
+function line(fields: Partial<TrafficLine>): TrafficLine {
+  return { file: 'x.test.ts', method: 'GET', url: '/v2/dogs/abc', status: 200, body: '', ...fields };
+}
+const json = 'application/json; charset=utf-8';
+
+test('exchanges the document describes pass, and each operation reached counts as exercised', () => {
+  const report = checkTraffic(documents, [
+    line({ type: json, body: '{"name":"Rex"}' }),
+    line({ type: 'application/xml', body: '<?xml version="1.0"?><dog><name>Rex</name></dog>' }),
+    line({ method: 'HEAD', type: json }),
+    line({ status: 304 }),
+    line({ url: '/v2/dogs/abc/?fields=name', status: 404, type: json, body: '{"code":1002}' }),
+    line({ method: 'DELETE', status: 204 }),
+    line({
+      url: '/v2/dogs/count',
+      status: 500,
+      type: json,
+      encoding: 'gzip',
+      body: gzipSync('{"code":5}').toString('base64'),
+    }),
+  ]);
+  assert.equal(report.checked, 7);
+  assert.equal(describeMismatches(report), '');
+  assert.deepEqual([...report.exercised].sort(), [
+    'v2 DELETE /dogs/{id}',
+    'v2 GET /dogs/count',
+    'v2 GET /dogs/{id}',
+    'v2 HEAD /dogs/{id}',
+  ]);
+  assert.deepEqual(operationKeys(documents), ['v2 GET /dogs/{id}', 'v2 DELETE /dogs/{id}', 'v2 GET /dogs/count']);
+});
+
+test('each kind of mismatch is found and grouped with the feature the request used', () => {
+  const report = checkTraffic(documents, [
+    line({ status: 201, type: json, body: '{"name":"Rex"}' }),
+    line({ type: 'text/html', body: '<p>Rex</p>' }),
+    line({ type: json, body: '{"furColor":"brown"}' }),
+    line({ type: json, body: 'not json' }),
+    line({ type: 'application/xml', body: '<cat><name>Tom</name></cat>' }),
+    line({ type: json }),
+    line({ method: 'PUT', status: 200 }),
+    line({ url: '/v2/dogs/abc.xml', status: 404, type: json, body: '{"code":1002}' }),
+    line({ url: '/v2/cats', status: 200, type: json, body: '{}' }),
+    line({ url: '/v2/dogs/abc?suppress_response_codes=true&method=delete', type: json, body: '{"code":1002}' }),
+    line({ method: 'POST', requestType: 'application/x-www-form-urlencoded', requestBody: 'method=put', type: json }),
+  ]);
+  assert.deepEqual(
+    [...report.mismatches].map(([kind, list]) => [kind, list.length]),
+    [
+      ['status', 1],
+      ['content type', 1],
+      ['schema', 2],
+      ['xml', 1],
+      ['body', 1],
+      ['method', 1],
+      ['path [format suffix]', 1],
+      ['path', 1],
+      ['schema [method override, suppress_response_codes]', 1],
+      ['method [method override]', 1],
+    ],
+  );
+  assert.match(describeMismatches(report), /^schema: 2\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): \/ must have required/);
+});
+
+test('traffic outside the documented API, and requests Node refused before routing, are left out with a reason', () => {
+  const report = checkTraffic(documents, [
+    line({ url: '/portal/signup', type: 'text/html', body: '<html></html>' }),
+    line({ url: '/oauth2/token', method: 'POST', status: 400, type: json, body: '{}' }),
+    line({ url: '/v3/dogs', status: 404, type: json, body: '{}' }),
+    line({ url: '/v2/cats', status: 404, type: json, body: '{}' }),
+    line({ method: 'PATCH', status: 400, type: json, body: '{}' }),
+    line({ method: '', url: '', status: 400, protocolError: 'HPE_INVALID_METHOD' }),
+    line({ host: 'dev.api.test', status: 302 }),
+  ]);
+  assert.equal(report.checked, 0);
+  assert.deepEqual(Object.fromEntries(report.excluded), {
+    'outside /v<N>: portal, OAuth and infrastructure': 2,
+    'a version the service does not have': 1,
+    'a path the API does not have, answered 404': 1,
+    'a method the path does not offer, refused': 1,
+    'refused by Node before routing (HPE_INVALID_METHOD)': 1,
+    "the portal's host aliases (dev., developer.), redirected to the portal": 1,
+  });
+});

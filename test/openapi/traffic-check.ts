@@ -1,0 +1,277 @@
+// Replays recorded exchanges against the OpenAPI documents: path, method, status, content type and body schema.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { Json } from './document-helper.js';
+import type { TrafficLine } from './traffic-recorder.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+export interface Mismatch {
+  line: TrafficLine;
+  detail: string;
+}
+
+export interface TrafficReport {
+  /** Exchanges checked against a document. */
+  checked: number;
+  /** Exchanges left out, by reason. */
+  excluded: Map<string, number>;
+  /** Mismatches by kind (`status`, `content type`, …, with the feature the request used in brackets). */
+  mismatches: Map<string, Mismatch[]>;
+  /** `v2 GET /dogs/{id}`: every documented operation at least one exchange reached. */
+  exercised: Set<string>;
+}
+
+/** Every line of every file the recorder wrote in `directory`. */
+export function readTraffic(directory: string): TrafficLine[] {
+  return readdirSync(directory)
+    .filter((name) => name.endsWith('.jsonl'))
+    .flatMap((name) => readFileSync(join(directory, name), 'utf8').split('\n'))
+    .filter((text) => text !== '')
+    .map((text) => JSON.parse(text) as TrafficLine);
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** `v2 GET /dogs`: every operation the documents describe, by version. */
+export function operationKeys(documents: ReadonlyMap<number, Json>): string[] {
+  return [...documents].flatMap(([version, document]) =>
+    Object.entries<Json>(document.paths).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => `v${version} ${method.toUpperCase()} ${path}`),
+    ),
+  );
+}
+
+interface Template {
+  path: string;
+  pattern: RegExp;
+  /** Literal characters: a concrete path wins over a templated one (OpenAPI's matching rule). */
+  weight: number;
+}
+
+/** A path template as a pattern: a parameter is one segment, and the last one never holds a dot (a format suffix). */
+function templateOf(path: string): Template {
+  const parts = path.split(/(\{[^}]+\})/);
+  let source = '';
+  parts.forEach((part, index) => {
+    if (!part.startsWith('{')) source += part.replace(/[.*+?^$()[\]\\|]/g, '\\$&');
+    else
+      source +=
+        index === parts.length - 2 && parts.at(-1) === '' && parts[index - 1]!.endsWith('/') ? '[^/.]+' : '[^/]+';
+  });
+  return { path, pattern: new RegExp(`^${source}$`), weight: path.replace(/\{[^}]+\}/g, '').length };
+}
+
+class VersionDocument {
+  readonly templates: Template[];
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly ajv: Ajv2020;
+
+  constructor(readonly document: Json) {
+    this.templates = Object.keys(document.paths)
+      .map(templateOf)
+      .sort((a, b) => b.weight - a.weight);
+    this.ajv = addFormats(new Ajv2020({ strict: false, allErrors: false }));
+    this.ajv.addSchema({ $id: 'https://openapi.test/schemas', $defs: rewire(document.components?.schemas ?? {}) });
+  }
+
+  match(path: string): string | undefined {
+    return this.templates.find((template) => template.pattern.test(path))?.path;
+  }
+
+  resolve(value: Json): Json {
+    let node = value;
+    while (typeof node?.$ref === 'string') {
+      node = (node.$ref as string)
+        .slice(2)
+        .split('/')
+        .reduce<Json>((at, key) => at[key.replaceAll('~1', '/').replaceAll('~0', '~')], this.document);
+    }
+    return node;
+  }
+
+  validator(schema: Json): ValidateFunction {
+    const key = JSON.stringify(schema);
+    let validate = this.validators.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(rewire(schema));
+      this.validators.set(key, validate);
+    }
+    return validate;
+  }
+}
+
+function rewire(schema: Json): Json {
+  return JSON.parse(
+    JSON.stringify(schema).replaceAll('"#/components/schemas/', '"https://openapi.test/schemas#/$defs/'),
+  );
+}
+
+/** Checks every line against the document of its version; see TrafficReport. */
+export function checkTraffic(documents: ReadonlyMap<number, Json>, lines: Iterable<TrafficLine>): TrafficReport {
+  const report: TrafficReport = { checked: 0, excluded: new Map(), mismatches: new Map(), exercised: new Set() };
+  const byVersion = new Map([...documents].map(([version, document]) => [version, new VersionDocument(document)]));
+  for (const line of lines) {
+    const outcome = checkLine(byVersion, line, report.exercised);
+    if (outcome.excluded !== undefined) {
+      report.excluded.set(outcome.excluded, (report.excluded.get(outcome.excluded) ?? 0) + 1);
+      continue;
+    }
+    report.checked += 1;
+    if (outcome.kind === undefined) continue;
+    const kind = `${outcome.kind}${featuresOf(line)}`;
+    const list = report.mismatches.get(kind) ?? [];
+    list.push({ line, detail: outcome.detail! });
+    report.mismatches.set(kind, list);
+  }
+  return report;
+}
+
+interface Outcome {
+  excluded?: string;
+  kind?: string;
+  detail?: string;
+}
+
+/** The service's features a request used that the document may not describe: they name a mismatch's group. */
+function featuresOf(line: TrafficLine): string {
+  const [pathname = '', search = ''] = line.url.split('?');
+  const query = new URLSearchParams(search);
+  const features: string[] = [];
+  const lastSlash = pathname.lastIndexOf('/');
+  if (lastSlash > 0 && pathname.includes('.', lastSlash)) features.push('format suffix');
+  if (query.has('method') || line.override !== undefined || bodyNamesMethod(line)) features.push('method override');
+  if (query.get('suppress_response_codes')?.toLowerCase() === 'true') features.push('suppress_response_codes');
+  if (query.has('access_token')) features.push('access_token');
+  return features.length === 0 ? '' : ` [${features.join(', ')}]`;
+}
+
+/** A form or JSON body with a `method` field: the override a form can carry. */
+function bodyNamesMethod(line: TrafficLine): boolean {
+  const body = line.requestBody;
+  if (body === undefined) return false;
+  if (/json/.test(line.requestType ?? '')) return /"method"\s*:/.test(body);
+  return new URLSearchParams(body).has('method');
+}
+
+function checkLine(byVersion: Map<number, VersionDocument>, line: TrafficLine, exercised: Set<string>): Outcome {
+  if (line.protocolError !== undefined) return { excluded: `refused by Node before routing (${line.protocolError})` };
+  if (line.host !== undefined && /^(dev|developer)\./.test(line.host))
+    return { excluded: "the portal's host aliases (dev., developer.), redirected to the portal" };
+  const pathname = line.url.split('?')[0]!;
+  const versioned = /^\/v(\d+)(\/.*)?$/.exec(pathname);
+  if (!versioned) return { excluded: 'outside /v<N>: portal, OAuth and infrastructure' };
+  const doc = byVersion.get(Number(versioned[1]));
+  if (!doc) return { excluded: 'a version the service does not have' };
+  // The router ignores one trailing slash: /v1/dogs/ is /v1/dogs.
+  const path = (versioned[2] ?? '').replace(/(.)\/$/, '$1');
+  const template = doc.match(path);
+  if (template === undefined) return unmatchedPath(doc, path, line);
+  const item: Json = doc.document.paths[template];
+  // HEAD is GET without the body (RFC 9110 §9.3.2): it is checked against the GET operation.
+  const method = line.method.toLowerCase();
+  const operation: Json | undefined = item[method] ?? (method === 'head' ? item.get : undefined);
+  if (!operation) {
+    if (line.status >= 400 && line.status < 500) return { excluded: 'a method the path does not offer, refused' };
+    return { kind: 'method', detail: `${line.method} is not documented at ${template} but answered ${line.status}` };
+  }
+  exercised.add(`v${versioned[1]} ${line.method} ${template}`);
+  return checkAnswer(doc, operation, line, `${method} ${template}`);
+}
+
+function unmatchedPath(doc: VersionDocument, path: string, line: TrafficLine): Outcome {
+  // The runtime strips any suffix of the last segment (`/dogs/abc.xml`): the path it then routes may be documented.
+  const stripped = path.replace(/\.[^/]*$/, '');
+  if (stripped !== path && doc.match(stripped) !== undefined)
+    return { kind: 'path', detail: `the suffix form of ${doc.match(stripped)} is not documented` };
+  if (line.status === 404) return { excluded: 'a path the API does not have, answered 404' };
+  return { kind: 'path', detail: `no documented path matches, answered ${line.status}` };
+}
+
+function responseFor(operation: Json, status: number): Json | undefined {
+  const responses: Json = operation.responses ?? {};
+  return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
+}
+
+function checkAnswer(doc: VersionDocument, operation: Json, line: TrafficLine, where: string): Outcome {
+  const documented = responseFor(operation, line.status);
+  if (!documented) return { kind: 'status', detail: `${line.status} is not a documented answer of ${where}` };
+  const response = doc.resolve(documented);
+  const body = decoded(line);
+  const content: Json | undefined = response.content;
+  if (body === '') {
+    const mayBeEmpty = line.method === 'HEAD' || line.status === 204 || line.status === 304 || !content;
+    return mayBeEmpty ? {} : { kind: 'body', detail: `${where} ${line.status}: an empty body where one is documented` };
+  }
+  const mediaType = (line.type ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!content) return { kind: 'body', detail: `${where} ${line.status} documents no body, got ${mediaType || 'one'}` };
+  const media: Json | undefined = content[mediaType] ?? content[`${mediaType.split('/')[0]}/*`] ?? content['*/*'];
+  if (!media)
+    return {
+      kind: 'content type',
+      detail: `${where} ${line.status}: ${mediaType || 'no type'} is not one of ${Object.keys(content).join(', ')}`,
+    };
+  if (/[/+]json$/.test(mediaType)) return checkJson(doc, media, body, `${where} ${line.status}`);
+  if (/[/+]xml$/.test(mediaType)) return checkXml(doc, media, body, `${where} ${line.status}`);
+  return {};
+}
+
+function decoded(line: TrafficLine): string {
+  if (line.encoding === undefined || line.encoding === 'identity') return line.body;
+  const raw = Buffer.from(line.body, 'base64');
+  if (line.encoding === 'gzip') return gunzipSync(raw).toString('utf8');
+  if (line.encoding === 'br') return brotliDecompressSync(raw).toString('utf8');
+  if (line.encoding === 'deflate') return inflateSync(raw).toString('utf8');
+  return line.body;
+}
+
+function checkJson(doc: VersionDocument, media: Json, body: string, where: string): Outcome {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return { kind: 'schema', detail: `${where}: the body is not JSON` };
+  }
+  if (!media.schema) return {};
+  const validate = doc.validator(media.schema);
+  if (validate(value)) return {};
+  const errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`).join('; ');
+  return { kind: 'schema', detail: `${where} (${schemaName(media.schema)}): ${errors}` };
+}
+
+const xmlParser = new XMLParser({ ignoreAttributes: true, ignoreDeclaration: true });
+
+/**
+ * XML is checked for well-formedness and its root element (the schema's xml.name, else its component name); the
+ * elements inside are not schema-checked: the document's XML schemas describe the shape, JSON Schema cannot check it.
+ */
+function checkXml(doc: VersionDocument, media: Json, body: string, where: string): Outcome {
+  if (XMLValidator.validate(body) !== true) return { kind: 'xml', detail: `${where}: the body is not well-formed XML` };
+  const roots = Object.keys(xmlParser.parse(body) as Json);
+  if (!media.schema) return {};
+  const schema = doc.resolve(media.schema);
+  const expected: string = schema.xml?.name ?? schemaName(media.schema);
+  if (roots.length === 1 && roots[0] === expected) return {};
+  return { kind: 'xml', detail: `${where}: root <${roots.join('|')}>, the document says <${expected}>` };
+}
+
+function schemaName(schema: Json): string {
+  return typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : 'inline schema';
+}
+
+/** The mismatches as text, grouped by kind with counts, a few examples each. */
+export function describeMismatches(report: TrafficReport, examples = 5): string {
+  return [...report.mismatches]
+    .sort(([, a], [, b]) => b.length - a.length)
+    .map(([kind, list]) => {
+      const details = new Map<string, number>();
+      for (const { detail } of list) details.set(detail, (details.get(detail) ?? 0) + 1);
+      const top = [...details].sort(([, a], [, b]) => b - a).slice(0, examples);
+      return [`${kind}: ${list.length}`, ...top.map(([detail, count]) => `  ${count} × ${detail}`)].join('\n');
+    })
+    .join('\n');
+}
