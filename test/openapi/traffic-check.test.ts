@@ -131,6 +131,9 @@ test('each kind of mismatch is found and grouped with the feature the request us
     line({ type: json, body: '{"furColor":"brown"}' }),
     line({ type: json, body: 'not json' }),
     line({ type: 'application/xml', body: '<cat><name>Tom</name></cat>' }),
+    line({ type: 'application/xml', body: '<dog><name>Rex</name><tail>long</tail></dog>' }),
+    line({ type: 'application/xml', body: '<dog><name>Rex</name><name>Max</name></dog>' }),
+    line({ type: 'application/xml', body: '<dog><furColor>brown</furColor></dog>' }),
     line({ type: json }),
     line({ method: 'PUT', status: 200 }),
     line({ url: '/v2/dogs/abc.xml', status: 404, type: json, body: '{"code":1002}' }),
@@ -144,7 +147,7 @@ test('each kind of mismatch is found and grouped with the feature the request us
       ['status', 1],
       ['content type', 1],
       ['schema', 2],
-      ['xml', 1],
+      ['xml', 4],
       ['body', 1],
       ['method', 1],
       ['path [format suffix]', 1],
@@ -153,7 +156,15 @@ test('each kind of mismatch is found and grouped with the feature the request us
       ['method [method override]', 1],
     ],
   );
-  assert.match(describeMismatches(report), /^schema: 2\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): \/ must have required/);
+  const text = describeMismatches(report);
+  assert.match(text, /^xml: 4\n {2}1 × get \/dogs\/\{id\} 200: root <cat>, the document says <dog>\n/);
+  assert.match(text, /\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): <dog> holds <tail>, which its schema does not name\n/);
+  assert.match(
+    text,
+    /\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): <dog> repeats <name>, which its schema does not make a list\n/,
+  );
+  assert.match(text, /\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): <dog> has no <name>\n/);
+  assert.match(text, /\nschema: 2\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): \/ must have required/);
 });
 
 test('traffic outside the documented API, and requests Node refused before routing, are left out with a reason', () => {

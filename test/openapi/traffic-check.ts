@@ -243,20 +243,61 @@ function checkJson(doc: VersionDocument, media: Json, body: string, where: strin
   return { kind: 'schema', detail: `${where} (${schemaName(media.schema)}): ${errors}` };
 }
 
-const xmlParser = new XMLParser({ ignoreAttributes: true, ignoreDeclaration: true });
+// Every element's text stays a string, an attribute-free tree: only the element names are compared with the schema.
+const xmlParser = new XMLParser({ ignoreAttributes: true, ignoreDeclaration: true, parseTagValue: false });
 
 /**
- * XML is checked for well-formedness and its root element (the schema's xml.name, else its component name); the
- * elements inside are not schema-checked: the document's XML schemas describe the shape, JSON Schema cannot check it.
+ * XML is checked for well-formedness, its root element (the schema's xml.name, else its component name) and the
+ * names of the elements inside (each a property of its schema, repeated only where the schema has an array, the
+ * required ones present); the text of an element is not type-checked, XML carries every value as text.
  */
 function checkXml(doc: VersionDocument, media: Json, body: string, where: string): Outcome {
   if (XMLValidator.validate(body) !== true) return { kind: 'xml', detail: `${where}: the body is not well-formed XML` };
-  const roots = Object.keys(xmlParser.parse(body) as Json);
+  const parsed = xmlParser.parse(body) as Json;
+  const roots = Object.keys(parsed);
   if (!media.schema) return {};
   const schema = doc.resolve(media.schema);
   const expected: string = schema.xml?.name ?? schemaName(media.schema);
-  if (roots.length === 1 && roots[0] === expected) return {};
-  return { kind: 'xml', detail: `${where}: root <${roots.join('|')}>, the document says <${expected}>` };
+  if (roots.length !== 1 || roots[0] !== expected)
+    return { kind: 'xml', detail: `${where}: root <${roots.join('|')}>, the document says <${expected}>` };
+  const problem = xmlShapeProblem(doc, schema, parsed[expected], expected);
+  return problem === undefined ? {} : { kind: 'xml', detail: `${where} (${schemaName(media.schema)}): ${problem}` };
+}
+
+/** The first element of `value` (a parsed element) that `schema` does not allow, or undefined. */
+function xmlShapeProblem(doc: VersionDocument, given: Json, value: unknown, at: string): string | undefined {
+  const schema = objectBranch(doc, doc.resolve(given));
+  // Text (a leaf, or an element left empty: no children, null or an empty list) is not compared.
+  if (typeof value !== 'object' || value === null || schema === undefined) return undefined;
+  const properties: Json = schema.properties ?? {};
+  const byElement = new Map<string, Json>();
+  for (const [name, property] of Object.entries<Json>(properties)) {
+    const resolved = doc.resolve(property);
+    byElement.set(resolved.xml?.name ?? name, resolved);
+    if (resolved.type === 'array' && !resolved.xml?.wrapped)
+      byElement.set(doc.resolve(resolved.items).xml?.name ?? name, resolved);
+  }
+  for (const required of schema.required ?? []) {
+    if (!(required in (value as Json))) return `<${at}> has no <${required}>`;
+  }
+  for (const [name, child] of Object.entries(value as Json)) {
+    const property = byElement.get(name);
+    if (!property) return `<${at}> holds <${name}>, which its schema does not name`;
+    const isArray = property.type === 'array';
+    if (Array.isArray(child) && !isArray) return `<${at}> repeats <${name}>, which its schema does not make a list`;
+    for (const item of Array.isArray(child) ? child : [child]) {
+      const problem = xmlShapeProblem(doc, isArray ? property.items : property, item, `${at}/${name}`);
+      if (problem !== undefined) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** The object schema of a schema that may be one (`anyOf` with null, for a nested object that may be absent). */
+function objectBranch(doc: VersionDocument, schema: Json): Json | undefined {
+  if (schema.type === 'object' || schema.properties) return schema;
+  const branches: Json[] = schema.anyOf ?? schema.oneOf ?? [];
+  return branches.map((branch) => doc.resolve(branch)).find((branch) => branch.type === 'object' || branch.properties);
 }
 
 function schemaName(schema: Json): string {
