@@ -173,6 +173,8 @@ test('traffic outside the documented API, and requests Node refused before routi
     line({ url: '/oauth2/token', method: 'POST', status: 400, type: json, body: '{}' }),
     line({ url: '/v3/dogs', status: 404, type: json, body: '{}' }),
     line({ url: '/v2/cats', status: 404, type: json, body: '{}' }),
+    line({ url: '/v2/dogs/a/b/c', status: 400, type: json, body: '{}' }),
+    line({ url: '/v2/dogs/abc.yaml', status: 400, type: json, body: '{}' }),
     line({ method: 'PATCH', status: 400, type: json, body: '{}' }),
     line({ method: '', url: '', status: 400, protocolError: 'HPE_INVALID_METHOD' }),
     line({ host: 'dev.api.test', status: 302 }),
@@ -181,7 +183,8 @@ test('traffic outside the documented API, and requests Node refused before routi
   assert.deepEqual(Object.fromEntries(report.excluded), {
     'outside /v<N>: portal, OAuth and infrastructure': 2,
     'a version the service does not have': 1,
-    'a path the API does not have, answered 404': 1,
+    'a path the API does not have, refused': 2,
+    'a format suffix the service does not have, refused': 1,
     'a method the path does not offer, refused': 1,
     'refused by Node before routing (HPE_INVALID_METHOD)': 1,
     "the portal's host aliases (dev., developer.), redirected to the portal": 1,

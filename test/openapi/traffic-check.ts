@@ -184,11 +184,16 @@ function checkLine(byVersion: Map<number, VersionDocument>, line: TrafficLine, e
 }
 
 function unmatchedPath(doc: VersionDocument, path: string, line: TrafficLine): Outcome {
+  const refused = line.status >= 400 && line.status < 500;
   // The runtime strips any suffix of the last segment (`/dogs/abc.xml`): the path it then routes may be documented.
-  const stripped = path.replace(/\.[^/]*$/, '');
-  if (stripped !== path && doc.match(stripped) !== undefined)
-    return { kind: 'path', detail: `the suffix form of ${doc.match(stripped)} is not documented` };
-  if (line.status === 404) return { excluded: 'a path the API does not have, answered 404' };
+  const suffix = /\.([^/]*)$/.exec(path);
+  const routed = suffix ? doc.match(path.slice(0, suffix.index)) : undefined;
+  if (routed !== undefined) {
+    if (refused && !/^(json|xml)$/i.test(suffix![1]!))
+      return { excluded: 'a format suffix the service does not have, refused' };
+    return { kind: 'path', detail: `the suffix form of ${routed} is not documented` };
+  }
+  if (refused) return { excluded: 'a path the API does not have, refused' };
   return { kind: 'path', detail: `no documented path matches, answered ${line.status}` };
 }
 
