@@ -135,6 +135,7 @@ test('each kind of mismatch is found and grouped with the feature the request us
     line({ type: 'application/xml', body: '<dog><name>Rex</name><name>Max</name></dog>' }),
     line({ type: 'application/xml', body: '<dog><furColor>brown</furColor></dog>' }),
     line({ type: json }),
+    line({ method: 'HEAD', type: 'text/html' }),
     line({ method: 'PUT', status: 200 }),
     line({ url: '/v2/dogs/abc.xml', status: 404, type: json, body: '{"code":1002}' }),
     line({ url: '/v2/cats', status: 200, type: json, body: '{}' }),
@@ -145,7 +146,7 @@ test('each kind of mismatch is found and grouped with the feature the request us
     [...report.mismatches].map(([kind, list]) => [kind, list.length]),
     [
       ['status', 1],
-      ['content type', 1],
+      ['content type', 2],
       ['schema', 2],
       ['xml', 4],
       ['body', 1],

@@ -208,21 +208,28 @@ function checkAnswer(doc: VersionDocument, operation: Json, line: TrafficLine, w
   const response = doc.resolve(documented);
   const body = decoded(line);
   const content: Json | undefined = response.content;
+  const mediaType = (line.type ?? '').split(';')[0]!.trim().toLowerCase();
   if (body === '') {
     const mayBeEmpty = line.method === 'HEAD' || line.status === 204 || line.status === 304 || !content;
-    return mayBeEmpty ? {} : { kind: 'body', detail: `${where} ${line.status}: an empty body where one is documented` };
+    if (!mayBeEmpty) return { kind: 'body', detail: `${where} ${line.status}: an empty body where one is documented` };
+    // A HEAD names the type its GET would send: that one must be documented too.
+    if (!content || mediaType === '' || mediaOf(content, mediaType)) return {};
+  } else if (!content) {
+    return { kind: 'body', detail: `${where} ${line.status} documents no body, got ${mediaType || 'one'}` };
   }
-  const mediaType = (line.type ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!content) return { kind: 'body', detail: `${where} ${line.status} documents no body, got ${mediaType || 'one'}` };
-  const media: Json | undefined = content[mediaType] ?? content[`${mediaType.split('/')[0]}/*`] ?? content['*/*'];
+  const media = mediaOf(content!, mediaType);
   if (!media)
     return {
       kind: 'content type',
-      detail: `${where} ${line.status}: ${mediaType || 'no type'} is not one of ${Object.keys(content).join(', ')}`,
+      detail: `${where} ${line.status}: ${mediaType || 'no type'} is not one of ${Object.keys(content!).join(', ')}`,
     };
   if (/[/+]json$/.test(mediaType)) return checkJson(doc, media, body, `${where} ${line.status}`);
   if (/[/+]xml$/.test(mediaType)) return checkXml(doc, media, body, `${where} ${line.status}`);
   return {};
+}
+
+function mediaOf(content: Json, mediaType: string): Json | undefined {
+  return content[mediaType] ?? content[`${mediaType.split('/')[0]}/*`] ?? content['*/*'];
 }
 
 function decoded(line: TrafficLine): string {
