@@ -81,11 +81,31 @@ const document: Json = {
       },
       delete: { responses: { 204: { description: 'deleted' } } },
     },
+    '/dogs': {
+      get: {
+        responses: {
+          200: {
+            description: 'a page of dogs, or an error with suppress_response_codes',
+            content: {
+              'application/xml': {
+                schema: {
+                  anyOf: [
+                    { $ref: '#/components/schemas/Dogs' },
+                    { if: { required: ['code'] }, then: { ...errorSchema, xml: { name: 'error' } }, else: { not: {} } },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
+    },
     '/dogs/count': { get: { responses: { default: { $ref: '#/components/responses/Error' } } } },
   },
   components: {
     schemas: {
       Dog: { type: 'object', xml: { name: 'dog' }, required: ['name'], properties: { name: { type: 'string' } } },
+      Dogs: { type: 'object', properties: { dog: { type: 'array', items: { $ref: '#/components/schemas/Dog' } } } },
     },
     responses: { Error: { description: 'an error', content: { 'application/json': { schema: errorSchema } } } },
   },
@@ -106,6 +126,12 @@ test('exchanges the document describes pass, and each operation reached counts a
     line({ url: '/v2/dogs/abc/?fields=name', status: 404, type: json, body: '{"code":1002}' }),
     line({ method: 'DELETE', status: 204 }),
     line({
+      url: '/v2/dogs',
+      type: 'application/xml',
+      body: '<Dogs><dog><name>a</name></dog><dog><name>b</name></dog></Dogs>',
+    }),
+    line({ url: '/v2/dogs', type: 'application/xml', body: '<error><code>1002</code></error>' }),
+    line({
       url: '/v2/dogs/count',
       status: 500,
       type: json,
@@ -113,15 +139,21 @@ test('exchanges the document describes pass, and each operation reached counts a
       body: gzipSync('{"code":5}').toString('base64'),
     }),
   ]);
-  assert.equal(report.checked, 7);
+  assert.equal(report.checked, 9);
   assert.equal(describeMismatches(report), '');
   assert.deepEqual([...report.exercised].sort(), [
     'v2 DELETE /dogs/{id}',
+    'v2 GET /dogs',
     'v2 GET /dogs/count',
     'v2 GET /dogs/{id}',
     'v2 HEAD /dogs/{id}',
   ]);
-  assert.deepEqual(operationKeys(documents), ['v2 GET /dogs/{id}', 'v2 DELETE /dogs/{id}', 'v2 GET /dogs/count']);
+  assert.deepEqual(operationKeys(documents), [
+    'v2 GET /dogs/{id}',
+    'v2 DELETE /dogs/{id}',
+    'v2 GET /dogs',
+    'v2 GET /dogs/count',
+  ]);
 });
 
 test('each kind of mismatch is found and grouped with the feature the request used', () => {
@@ -134,6 +166,7 @@ test('each kind of mismatch is found and grouped with the feature the request us
     line({ type: 'application/xml', body: '<dog><name>Rex</name><tail>long</tail></dog>' }),
     line({ type: 'application/xml', body: '<dog><name>Rex</name><name>Max</name></dog>' }),
     line({ type: 'application/xml', body: '<dog><furColor>brown</furColor></dog>' }),
+    line({ url: '/v2/dogs', type: 'application/xml', body: '<dogs></dogs>' }),
     line({ type: json }),
     line({ method: 'HEAD', type: 'text/html' }),
     line({ method: 'PUT', status: 200 }),
@@ -148,7 +181,7 @@ test('each kind of mismatch is found and grouped with the feature the request us
       ['status', 1],
       ['content type', 2],
       ['schema', 2],
-      ['xml', 4],
+      ['xml', 5],
       ['body', 1],
       ['method', 1],
       ['path [format suffix]', 1],
@@ -158,7 +191,8 @@ test('each kind of mismatch is found and grouped with the feature the request us
     ],
   );
   const text = describeMismatches(report);
-  assert.match(text, /^xml: 4\n {2}1 × get \/dogs\/\{id\} 200: root <cat>, the document says <dog>\n/);
+  assert.match(text, /\n {2}1 × get \/dogs 200: root <dogs>, the document says <Dogs\|error>/);
+  assert.match(text, /^xml: 5\n {2}1 × get \/dogs\/\{id\} 200: root <cat>, the document says <dog>\n/);
   assert.match(text, /\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): <dog> holds <tail>, which its schema does not name\n/);
   assert.match(
     text,
