@@ -104,7 +104,19 @@ const document: Json = {
   },
   components: {
     schemas: {
-      Dog: { type: 'object', xml: { name: 'dog' }, required: ['name'], properties: { name: { type: 'string' } } },
+      Dog: {
+        type: 'object',
+        xml: { name: 'dog' },
+        required: ['name'],
+        properties: {
+          name: { type: 'string' },
+          foods: {
+            type: 'array',
+            xml: { wrapped: true },
+            items: { type: 'object', xml: { name: 'food' }, properties: { brand: { type: 'string' } } },
+          },
+        },
+      },
       Dogs: { type: 'object', properties: { dog: { type: 'array', items: { $ref: '#/components/schemas/Dog' } } } },
     },
     responses: { Error: { description: 'an error', content: { 'application/json': { schema: errorSchema } } } },
@@ -120,7 +132,10 @@ const json = 'application/json; charset=utf-8';
 test('exchanges the document describes pass, and each operation reached counts as exercised', () => {
   const report = checkTraffic(documents, [
     line({ type: json, body: '{"name":"Rex"}' }),
-    line({ type: 'application/xml', body: '<?xml version="1.0"?><dog><name>Rex</name></dog>' }),
+    line({
+      type: 'application/xml',
+      body: '<?xml version="1.0"?><dog><name>Rex</name><foods><food><brand>A</brand></food><food/></foods></dog>',
+    }),
     line({ method: 'HEAD', type: json }),
     line({ status: 304 }),
     line({ url: '/v2/dogs/abc/?fields=name', status: 404, type: json, body: '{"code":1002}' }),
@@ -167,6 +182,7 @@ test('each kind of mismatch is found and grouped with the feature the request us
     line({ type: 'application/xml', body: '<dog><name>Rex</name><name>Max</name></dog>' }),
     line({ type: 'application/xml', body: '<dog><furColor>brown</furColor></dog>' }),
     line({ url: '/v2/dogs', type: 'application/xml', body: '<dogs></dogs>' }),
+    line({ type: 'application/xml', body: '<dog><name>Rex</name><foods><toy>ball</toy></foods></dog>' }),
     line({ type: json }),
     line({ method: 'HEAD', type: 'text/html' }),
     line({ method: 'PUT', status: 200 }),
@@ -181,7 +197,7 @@ test('each kind of mismatch is found and grouped with the feature the request us
       ['status', 1],
       ['content type', 2],
       ['schema', 2],
-      ['xml', 5],
+      ['xml', 6],
       ['body', 1],
       ['method', 1],
       ['path [format suffix]', 1],
@@ -190,15 +206,19 @@ test('each kind of mismatch is found and grouped with the feature the request us
       ['method [method override]', 1],
     ],
   );
-  const text = describeMismatches(report);
+  const text = describeMismatches(report, 10);
   assert.match(text, /\n {2}1 × get \/dogs 200: root <dogs>, the document says <Dogs\|error>/);
-  assert.match(text, /^xml: 5\n {2}1 × get \/dogs\/\{id\} 200: root <cat>, the document says <dog>\n/);
+  assert.match(text, /^xml: 6\n {2}1 × get \/dogs\/\{id\} 200: root <cat>, the document says <dog>\n/);
   assert.match(text, /\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): <dog> holds <tail>, which its schema does not name\n/);
   assert.match(
     text,
-    /\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): <dog> repeats <name>, which its schema does not make a list\n/,
+    /\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): <dog\/name> is repeated, its schema is no list of it\n/,
   );
   assert.match(text, /\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): <dog> has no <name>\n/);
+  assert.match(
+    text,
+    /\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): <dog\/foods> wraps <toy>, its schema a list of <food>\n/,
+  );
   assert.match(text, /\nschema: 2\n {2}1 × get \/dogs\/\{id\} 200 \(Dog\): \/ must have required/);
 });
 

@@ -293,16 +293,15 @@ function xmlCandidates(doc: VersionDocument, given: Json, name?: string): Array<
 
 /** The first element of `value` (a parsed element) that `schema` does not allow, or undefined. */
 function xmlShapeProblem(doc: VersionDocument, given: Json, value: unknown, at: string): string | undefined {
-  const schema = objectBranch(doc, doc.resolve(given));
+  const schema = branchOf(doc, doc.resolve(given), 'object');
   // Text (a leaf, or an element left empty: no children, null or an empty list) is not compared.
   if (typeof value !== 'object' || value === null || schema === undefined) return undefined;
-  const properties: Json = schema.properties ?? {};
   const byElement = new Map<string, Json>();
-  for (const [name, property] of Object.entries<Json>(properties)) {
+  for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
     const resolved = doc.resolve(property);
-    byElement.set(resolved.xml?.name ?? name, resolved);
-    if (resolved.type === 'array' && !resolved.xml?.wrapped)
-      byElement.set(doc.resolve(resolved.items).xml?.name ?? name, resolved);
+    const list = branchOf(doc, resolved, 'array');
+    byElement.set(list?.xml?.name ?? resolved.xml?.name ?? name, resolved);
+    if (list && !list.xml?.wrapped) byElement.set(doc.resolve(list.items).xml?.name ?? name, resolved);
   }
   for (const required of schema.required ?? []) {
     if (!(required in (value as Json))) return `<${at}> has no <${required}>`;
@@ -310,21 +309,40 @@ function xmlShapeProblem(doc: VersionDocument, given: Json, value: unknown, at: 
   for (const [name, child] of Object.entries(value as Json)) {
     const property = byElement.get(name);
     if (!property) return `<${at}> holds <${name}>, which its schema does not name`;
-    const isArray = property.type === 'array';
-    if (Array.isArray(child) && !isArray) return `<${at}> repeats <${name}>, which its schema does not make a list`;
-    for (const item of Array.isArray(child) ? child : [child]) {
-      const problem = xmlShapeProblem(doc, isArray ? property.items : property, item, `${at}/${name}`);
-      if (problem !== undefined) return problem;
-    }
+    const problem = childProblem(doc, property, child, `${at}/${name}`);
+    if (problem !== undefined) return problem;
   }
   return undefined;
 }
 
-/** The object schema of a schema that may be one (`anyOf` with null, for a nested object that may be absent). */
-function objectBranch(doc: VersionDocument, schema: Json): Json | undefined {
-  if (schema.type === 'object' || schema.properties) return schema;
+/** One child element (or the repeats of one) against its property: a list is repeated, or wrapped in one element. */
+function childProblem(doc: VersionDocument, property: Json, child: unknown, at: string): string | undefined {
+  const list = branchOf(doc, property, 'array');
+  if (Array.isArray(child) && (!list || list.xml?.wrapped)) return `<${at}> is repeated, its schema is no list of it`;
+  let items: unknown[] = Array.isArray(child) ? child : [child];
+  if (list?.xml?.wrapped) {
+    // <dogs><dog>…</dog><dog>…</dog></dogs>: the wrapper holds only the items (or nothing: an empty list).
+    if (typeof child !== 'object' || child === null) return undefined;
+    const names = Object.keys(child);
+    const itemName = doc.resolve(list.items).xml?.name;
+    if (names.length !== 1 || (itemName !== undefined && names[0] !== itemName))
+      return `<${at}> wraps <${names.join('|')}>, its schema a list of <${itemName ?? 'one element'}>`;
+    const inside = (child as Json)[names[0]!];
+    items = Array.isArray(inside) ? inside : [inside];
+  }
+  for (const item of items) {
+    const problem = xmlShapeProblem(doc, list ? list.items : property, item, at);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+/** The branch of a schema of the given type (`anyOf` with null, for a nested object or list that may be absent). */
+function branchOf(doc: VersionDocument, schema: Json, type: 'object' | 'array'): Json | undefined {
+  const fits = (branch: Json): boolean => branch.type === type || (type === 'object' && branch.properties);
+  if (fits(schema)) return schema;
   const branches: Json[] = schema.anyOf ?? schema.oneOf ?? [];
-  return branches.map((branch) => doc.resolve(branch)).find((branch) => branch.type === 'object' || branch.properties);
+  return branches.map((branch) => doc.resolve(branch)).find(fits);
 }
 
 function schemaName(schema: Json): string {
