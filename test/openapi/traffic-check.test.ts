@@ -79,7 +79,17 @@ const document: Json = {
           '4XX': { $ref: '#/components/responses/Error' },
         },
       },
-      delete: { responses: { 204: { description: 'deleted' } } },
+      delete: {
+        responses: {
+          200: {
+            description: 'deleted: empty, or an error with suppress_response_codes',
+            content: {
+              'application/json': { schema: { if: { required: ['code'] }, then: errorSchema, else: { not: {} } } },
+            },
+          },
+          204: { description: 'deleted' },
+        },
+      },
     },
     '/dogs': {
       get: {
@@ -140,6 +150,7 @@ test('exchanges the document describes pass, and each operation reached counts a
     line({ status: 304 }),
     line({ url: '/v2/dogs/abc/?fields=name', status: 404, type: json, body: '{"code":1002}' }),
     line({ method: 'DELETE', status: 204 }),
+    line({ method: 'DELETE', status: 200 }),
     line({
       url: '/v2/dogs',
       type: 'application/xml',
@@ -154,7 +165,7 @@ test('exchanges the document describes pass, and each operation reached counts a
       body: gzipSync('{"code":5}').toString('base64'),
     }),
   ]);
-  assert.equal(report.checked, 9);
+  assert.equal(report.checked, 10);
   assert.equal(describeMismatches(report), '');
   assert.deepEqual([...report.exercised].sort(), [
     'v2 DELETE /dogs/{id}',
@@ -231,6 +242,12 @@ test('traffic outside the documented API, and requests Node refused before routi
     line({ url: '/v2/dogs/a/b/c', status: 400, type: json, body: '{}' }),
     line({ url: '/v2/dogs/abc.yaml', status: 400, type: json, body: '{}' }),
     line({ method: 'PATCH', status: 400, type: json, body: '{}' }),
+    line({
+      method: 'PATCH',
+      url: '/v2/dogs/abc?suppress_response_codes=true',
+      type: json,
+      body: '{"response_code":"400"}',
+    }),
     line({ method: '', url: '', status: 400, protocolError: 'HPE_INVALID_METHOD' }),
     line({ host: 'dev.api.test', status: 302 }),
   ]);
@@ -240,7 +257,7 @@ test('traffic outside the documented API, and requests Node refused before routi
     'a version the service does not have': 1,
     'a path the API does not have, refused': 2,
     'a format suffix the service does not have, refused': 1,
-    'a method the path does not offer, refused': 1,
+    'a method the path does not offer, refused': 2,
     'refused by Node before routing (HPE_INVALID_METHOD)': 1,
     "the portal's host aliases (dev., developer.), redirected to the portal": 1,
   });
