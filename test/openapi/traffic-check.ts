@@ -2,13 +2,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Json } from './document-helper.js';
+import { schemaName, VersionDocument, type Outcome } from './traffic-document.js';
 import type { TrafficLine } from './traffic-recorder.js';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+import { checkXml } from './traffic-xml.js';
 
 export interface Mismatch {
   line: TrafficLine;
@@ -46,71 +43,6 @@ export function operationKeys(documents: ReadonlyMap<number, Json>): string[] {
   );
 }
 
-interface Template {
-  path: string;
-  pattern: RegExp;
-  /** Literal characters: a concrete path wins over a templated one (OpenAPI's matching rule). */
-  weight: number;
-}
-
-/** A path template as a pattern: a parameter is one segment, and the last one never holds a dot (a format suffix). */
-function templateOf(path: string): Template {
-  const parts = path.split(/(\{[^}]+\})/);
-  let source = '';
-  parts.forEach((part, index) => {
-    if (!part.startsWith('{')) source += part.replace(/[.*+?^$()[\]\\|]/g, '\\$&');
-    else
-      source +=
-        index === parts.length - 2 && parts.at(-1) === '' && parts[index - 1]!.endsWith('/') ? '[^/.]+' : '[^/]+';
-  });
-  return { path, pattern: new RegExp(`^${source}$`), weight: path.replace(/\{[^}]+\}/g, '').length };
-}
-
-class VersionDocument {
-  readonly templates: Template[];
-  private readonly validators = new Map<string, ValidateFunction>();
-  private readonly ajv: Ajv2020;
-
-  constructor(readonly document: Json) {
-    this.templates = Object.keys(document.paths)
-      .map(templateOf)
-      .sort((a, b) => b.weight - a.weight);
-    this.ajv = addFormats(new Ajv2020({ strict: false, allErrors: false }));
-    this.ajv.addSchema({ $id: 'https://openapi.test/schemas', $defs: rewire(document.components?.schemas ?? {}) });
-  }
-
-  match(path: string): string | undefined {
-    return this.templates.find((template) => template.pattern.test(path))?.path;
-  }
-
-  resolve(value: Json): Json {
-    let node = value;
-    while (typeof node?.$ref === 'string') {
-      node = (node.$ref as string)
-        .slice(2)
-        .split('/')
-        .reduce<Json>((at, key) => at[key.replaceAll('~1', '/').replaceAll('~0', '~')], this.document);
-    }
-    return node;
-  }
-
-  validator(schema: Json): ValidateFunction {
-    const key = JSON.stringify(schema);
-    let validate = this.validators.get(key);
-    if (!validate) {
-      validate = this.ajv.compile(rewire(schema));
-      this.validators.set(key, validate);
-    }
-    return validate;
-  }
-}
-
-function rewire(schema: Json): Json {
-  return JSON.parse(
-    JSON.stringify(schema).replaceAll('"#/components/schemas/', '"https://openapi.test/schemas#/$defs/'),
-  );
-}
-
 /** Checks every line against the document of its version; see TrafficReport. */
 export function checkTraffic(documents: ReadonlyMap<number, Json>, lines: Iterable<TrafficLine>): TrafficReport {
   const report: TrafficReport = { checked: 0, excluded: new Map(), mismatches: new Map(), exercised: new Set() };
@@ -129,12 +61,6 @@ export function checkTraffic(documents: ReadonlyMap<number, Json>, lines: Iterab
     report.mismatches.set(kind, list);
   }
   return report;
-}
-
-interface Outcome {
-  excluded?: string;
-  kind?: string;
-  detail?: string;
 }
 
 /** The service's features a request used that the document may not describe: they name a mismatch's group. */
@@ -276,100 +202,6 @@ function checkJson(doc: VersionDocument, media: Json, body: string, where: strin
   if (validate(value)) return {};
   const errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`).join('; ');
   return { kind: 'schema', detail: `${where} (${schemaName(media.schema)}): ${errors}` };
-}
-
-// Every element's text stays a string, an attribute-free tree: only the element names are compared with the schema.
-const xmlParser = new XMLParser({ ignoreAttributes: true, ignoreDeclaration: true, parseTagValue: false });
-
-/**
- * XML is checked for well-formedness, its root element (the schema's xml.name, else its component name) and the
- * names of the elements inside (each a property of its schema, repeated only where the schema has an array, the
- * required ones present); the text of an element is not type-checked, XML carries every value as text.
- */
-function checkXml(doc: VersionDocument, media: Json, body: string, where: string): Outcome {
-  if (XMLValidator.validate(body) !== true) return { kind: 'xml', detail: `${where}: the body is not well-formed XML` };
-  const parsed = xmlParser.parse(body) as Json;
-  const roots = Object.keys(parsed);
-  if (!media.schema) return {};
-  const candidates = xmlCandidates(doc, media.schema);
-  const named = candidates.filter((candidate) => roots.length === 1 && candidate.name === roots[0]);
-  if (named.length === 0) {
-    const expected = [...new Set(candidates.map((candidate) => candidate.name))].join('|');
-    return { kind: 'xml', detail: `${where}: root <${roots.join('|')}>, the document says <${expected}>` };
-  }
-  const problems = named.map((candidate) => xmlShapeProblem(doc, candidate.schema, parsed[roots[0]!], roots[0]!));
-  if (problems.includes(undefined)) return {};
-  return { kind: 'xml', detail: `${where} (${schemaName(media.schema)}): ${problems[0]}` };
-}
-
-/**
- * The schemas an XML answer may follow, each with its root's name (its xml.name, else its component name): the
- * branches of anyOf/oneOf, and the `then` of an if/then whose else allows nothing (how a suppressed error is written).
- */
-function xmlCandidates(doc: VersionDocument, given: Json, name?: string): Array<{ name: string; schema: Json }> {
-  if (typeof given.$ref === 'string') return xmlCandidates(doc, doc.resolve(given), schemaName(given));
-  const branches: Json[] | undefined = given.anyOf ?? given.oneOf;
-  if (branches) return branches.flatMap((branch) => xmlCandidates(doc, branch));
-  if (given.then && given.else?.not) return xmlCandidates(doc, given.then);
-  return [{ name: given.xml?.name ?? name ?? 'an unnamed schema', schema: given }];
-}
-
-/** The first element of `value` (a parsed element) that `schema` does not allow, or undefined. */
-function xmlShapeProblem(doc: VersionDocument, given: Json, value: unknown, at: string): string | undefined {
-  const schema = branchOf(doc, doc.resolve(given), 'object');
-  // Text (a leaf, or an element left empty: no children, null or an empty list) is not compared.
-  if (typeof value !== 'object' || value === null || schema === undefined) return undefined;
-  const byElement = new Map<string, Json>();
-  for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
-    const resolved = doc.resolve(property);
-    const list = branchOf(doc, resolved, 'array');
-    byElement.set(list?.xml?.name ?? resolved.xml?.name ?? name, resolved);
-    if (list && !list.xml?.wrapped) byElement.set(doc.resolve(list.items).xml?.name ?? name, resolved);
-  }
-  for (const required of schema.required ?? []) {
-    if (!(required in (value as Json))) return `<${at}> has no <${required}>`;
-  }
-  for (const [name, child] of Object.entries(value as Json)) {
-    const property = byElement.get(name);
-    if (!property) return `<${at}> holds <${name}>, which its schema does not name`;
-    const problem = childProblem(doc, property, child, `${at}/${name}`);
-    if (problem !== undefined) return problem;
-  }
-  return undefined;
-}
-
-/** One child element (or the repeats of one) against its property: a list is repeated, or wrapped in one element. */
-function childProblem(doc: VersionDocument, property: Json, child: unknown, at: string): string | undefined {
-  const list = branchOf(doc, property, 'array');
-  if (Array.isArray(child) && (!list || list.xml?.wrapped)) return `<${at}> is repeated, its schema is no list of it`;
-  let items: unknown[] = Array.isArray(child) ? child : [child];
-  if (list?.xml?.wrapped) {
-    // <dogs><dog>…</dog><dog>…</dog></dogs>: the wrapper holds only the items (or nothing: an empty list).
-    if (typeof child !== 'object' || child === null) return undefined;
-    const names = Object.keys(child);
-    const itemName = doc.resolve(list.items).xml?.name;
-    if (names.length !== 1 || (itemName !== undefined && names[0] !== itemName))
-      return `<${at}> wraps <${names.join('|')}>, its schema a list of <${itemName ?? 'one element'}>`;
-    const inside = (child as Json)[names[0]!];
-    items = Array.isArray(inside) ? inside : [inside];
-  }
-  for (const item of items) {
-    const problem = xmlShapeProblem(doc, list ? list.items : property, item, at);
-    if (problem !== undefined) return problem;
-  }
-  return undefined;
-}
-
-/** The branch of a schema of the given type (`anyOf` with null, for a nested object or list that may be absent). */
-function branchOf(doc: VersionDocument, schema: Json, type: 'object' | 'array'): Json | undefined {
-  const fits = (branch: Json): boolean => branch.type === type || (type === 'object' && branch.properties);
-  if (fits(schema)) return schema;
-  const branches: Json[] = schema.anyOf ?? schema.oneOf ?? [];
-  return branches.map((branch) => doc.resolve(branch)).find(fits);
-}
-
-function schemaName(schema: Json): string {
-  return typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : 'inline schema';
 }
 
 /** The mismatches as text, grouped by kind with counts, a few examples each. */
