@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what the tests need, type-checks (tests included), lints, runs every test
-# file on SQLite, then the HTTP-level suites again on a real PostgreSQL (one server for the run,
-# started here and stopped on exit, whatever happens), and ends with the totals of both runs.
+# file on SQLite (its API traffic recorded, then replayed against the OpenAPI documents), then the HTTP-level suites
+# again on a real PostgreSQL (one server for the run, started here and stopped on exit, whatever happens), and ends
+# with the totals of both runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A fresh clone, or a package.json newer than the installed modules: install first.
@@ -38,9 +39,11 @@ run_tests() {
 }
 
 mapfile -t all < <(find test -name '*.test.ts' -not -path 'test/pg/*' | sort)
-echo "# run 1: every suite on SQLite"
+echo "# run 1: every suite on SQLite, its API traffic recorded, then replayed against the OpenAPI documents"
 sqlite_status=0
-run_tests sqlite "${all[@]}" || sqlite_status=$?
+mkdir "$work/traffic"
+RECORD_TRAFFIC="$work/traffic" run_tests sqlite "${all[@]}" || sqlite_status=$?
+RECORD_TRAFFIC="$work/traffic" run_tests replay test/openapi/traffic-replay.check.ts || sqlite_status=$?
 
 echo "# run 2: the HTTP-level suites on PostgreSQL"
 for _ in $(seq 1 600); do

@@ -13,6 +13,7 @@ import type { Storage } from '../src/storage/storage.js';
 import { createPostgresStorage, TEST_DATABASE_URL, type TestDatabase } from './pg/databases.js';
 import { newId } from '../src/storage/ids.js';
 import { randomSecret, secretHash } from '../src/auth/secrets.js';
+import { recordTraffic } from './openapi/traffic-recorder.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -47,6 +48,9 @@ export interface RequestOptions {
 
 export const BASE = 'http://api.test';
 
+// With RECORD_TRAFFIC=<dir> (npm test's SQLite run), every app's exchanges are kept for the OpenAPI replay check.
+const RECORD_TRAFFIC = process.env.RECORD_TRAFFIC;
+
 /** Builds the app with the given environment over defaults, and closes it (and drops its database) when the test ends. */
 export async function build(t: TestContext, env: Record<string, string> = {}, given?: Storage): Promise<TestApp> {
   const config = loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent', ...env });
@@ -62,6 +66,7 @@ export async function build(t: TestContext, env: Record<string, string> = {}, gi
     await database?.drop();
   });
   app = await buildApp(config, { storage, logger: false });
+  if (RECORD_TRAFFIC) recordTraffic(app, RECORD_TRAFFIC);
   const built = app;
   const credentials = await newAccount(built, storage);
   return { app: built, config, storage, credentials, request: (options) => send(built, options, credentials.token) };
