@@ -48,6 +48,8 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
       version: `v${version}`,
       summary: 'A registry of dogs and the people and things around them.',
       description: describeVersion(config, version),
+      // No licence file: the service is private (package.json), so its document says so by an SPDX reference.
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
     externalDocs: { description: 'The developer portal: sign-up, error codes, versions.', url: config.portalUrl },
     servers: [{ url: `${config.publicUrl}/v${version}`, description: `Version ${version} of the API` }],
@@ -73,7 +75,7 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
         adoptionParameters(),
       ),
       responses: responseComponents(),
-      headers: headerComponents(),
+      headers: headerComponents(version),
       securitySchemes: securitySchemes(config),
     },
   };
@@ -125,7 +127,7 @@ function describeVersion(config: Config, version: Version): string {
       `see the oauth2 security scheme) ` +
       'except GET /adoptions, which is open to anyone.',
     `Every error has a plain-language message, an integer code and a more_info link to ` +
-      `${config.portalUrl}/errors/<code>.`,
+      `${config.portalUrl}/errors/{code}.`,
     'Clients that cannot send PUT or DELETE, or read statuses other than 200, can use the method and suppress_response_codes parameters.',
   ].join('\n\n');
 }

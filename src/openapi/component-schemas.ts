@@ -33,7 +33,7 @@ export function envelope(key: string, schema: JsonObject, description: string): 
 export function listXml(plural: string, singular: string, item: JsonObject): JsonObject {
   return {
     type: 'object',
-    description: `A page of ${plural} in XML: one <${singular}> element per item inside <${plural}>.`,
+    description: `A page of ${plural} in XML: one \`<${singular}>\` element per item inside \`<${plural}>\`.`,
     xml: { name: plural },
     properties: { [singular]: { type: 'array', items: item } },
   };
@@ -101,7 +101,7 @@ export function sharedSchemas(portalUrl: string): Record<string, JsonObject> {
     Error: {
       type: 'object',
       description:
-        'Every error of the API. In XML the root element is <error>; response_code comes first when present.',
+        'Every error of the API. In XML the root element is `<error>`; response_code comes first when present.',
       xml: { name: 'error' },
       required: ['message', 'more_info', 'code'],
       properties: {
@@ -132,6 +132,6 @@ export function sharedSchemas(portalUrl: string): Record<string, JsonObject> {
       properties: { count },
       additionalProperties: false,
     },
-    CountXml: { ...count, xml: { name: 'count' }, description: 'A count in XML: <count>42</count>.' },
+    CountXml: { ...count, xml: { name: 'count' }, description: 'A count in XML: `<count>42</count>`.' },
   };
 }

@@ -33,8 +33,8 @@ test('every documented operation accepts exactly its documented query parameters
       assert.equal(response.json().code, 2000, `${method} ${url}: ${response.body}`);
       const listed = /Accepted parameters: (.*)\.$/.exec(response.json().message)![1]!.split(', ');
       const documented = documentedQuery(document, path, operation);
-      // The open operation ignores credentials (SPEC §4), so a token in its query string is tolerated but not documented.
-      const expected = operation.security.length === 0 ? [...documented, 'access_token'] : documented;
+      // access_token is the accessToken security scheme, not a parameter; the open operation tolerates it unused.
+      const expected = [...documented, 'access_token'];
       assert.deepEqual(
         [...listed].sort(),
         [...new Set(expected)].sort(),

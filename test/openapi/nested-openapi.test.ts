@@ -43,7 +43,7 @@ test('a nested list follows the collection rules of its target resource and can 
       path,
     );
     assert.deepEqual(operation.responses['404'], { $ref: '#/components/responses/NotFound' }, path);
-    assert.deepEqual(operation.security, [{ oauth2: ['read'] }], path);
+    assert.deepEqual(operation.security, [{ oauth2: ['read'] }, { accessToken: ['read'] }], path);
   }
   assert.equal(
     parameterNames(document, '/dogs/{id}/foods', document.paths['/dogs/{id}/foods'].get).includes('method'),
@@ -57,7 +57,7 @@ test('POST /owners/{id}/dogs takes the dog create body, answers 200 in v1 and 20
   for (const version of [1, 2]) {
     const operation = (await fetchDocument(api, version)).paths['/owners/{id}/dogs'].post;
     assert.deepEqual(operation.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/NewDog' });
-    assert.deepEqual(operation.security, [{ oauth2: ['write'] }]);
+    assert.deepEqual(operation.security, [{ oauth2: ['write'] }, { accessToken: ['write'] }]);
     assert.ok(operation.responses['400'] && operation.responses['404']);
     assert.ok(
       version === 1

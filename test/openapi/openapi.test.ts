@@ -72,7 +72,9 @@ test('every answer with a body is described in both JSON and XML, and every oper
 test('the dog filters, paging and control parameters are reusable components', async (t) => {
   const document = await fetchDocument(await build(t), 2);
   const { parameters } = document.components;
-  assert.deepEqual(parameters['dogs.state'].schema.items.enum, ['registered', 'adoptable', 'adopted', 'lost']);
+  // A comma list is the string it is on the wire (openapi-fetch would repeat an array's name); its values in words.
+  assert.deepEqual(parameters['dogs.state'].schema, { type: 'string', minLength: 1 });
+  assert.match(parameters['dogs.state'].description, /The values: registered, adoptable, adopted, lost\./);
   assert.deepEqual(parameters.limit.schema, { type: 'integer', minimum: 1, maximum: 100, default: 10 });
   assert.equal(parameters.offset.schema.minimum, 0);
   assert.deepEqual([parameters.q.schema.minLength, parameters.q.schema.maxLength], [1, 200]);
