@@ -137,9 +137,11 @@ function contentOf(
   const both = (json: string, xml: string): JsonObject => bothFormats(ref('schemas', json), ref('schemas', xml));
   switch (document) {
     case 'item':
+    case 'selected-item':
     case 'list':
       if (!names) throw new Error(`an answer with ${withArticle(document)} names its resource`);
-      return document === 'item' ? both(names.envelope, names.itemXml) : both(names.list, names.listXml);
+      if (document === 'item') return both(names.envelope, names.item);
+      return document === 'list' ? both(names.list, names.listXml) : both(names.fieldsEnvelope, names.fieldsXml);
     case 'public-list':
       return both('AdoptableDogsList', 'AdoptableDogsListXml');
     case 'count':

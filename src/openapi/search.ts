@@ -38,7 +38,6 @@ export function searchParameters(defs: readonly ResourceDef[]): Record<string, J
  * JSON: a list of single-key envelopes, one per resource. XML: a run of item elements of any resource, in rank order.
  */
 export function searchSchemas(defs: readonly ResourceDef[]): Record<string, JsonObject> {
-  const example = defs[0] && { [defs[0].singular]: { id: 'x2Hq9cVb4TgKs0Lm1NpR7w', name: 'Rex' } };
   return {
     SearchResults: {
       type: 'object',
@@ -50,7 +49,6 @@ export function searchSchemas(defs: readonly ResourceDef[]): Record<string, Json
       properties: {
         results: { type: 'array', items: { oneOf: defs.map((def) => ref('schemas', schemaNames(def).envelope)) } },
       },
-      ...(example ? { examples: [{ results: [example] }] } : {}),
     },
     SearchResultsXml: {
       type: 'object',
@@ -59,7 +57,7 @@ export function searchSchemas(defs: readonly ResourceDef[]): Record<string, Json
         '(`<dog>`, `<owner>`, …), best match first, so elements of different resources interleave.',
       xml: { name: 'results' },
       properties: Object.fromEntries(
-        defs.map((def) => [def.singular, { type: 'array', items: ref('schemas', schemaNames(def).itemXml) }]),
+        defs.map((def) => [def.singular, { type: 'array', items: ref('schemas', schemaNames(def).item) }]),
       ),
     },
   };

@@ -74,7 +74,7 @@ test('every association with a nested path, and every association field, comes f
   const document = await fetchDocument(await build(t), 2);
   const { schemas } = document.components;
   for (const def of resources) {
-    const item = schemas[def.singular.charAt(0).toUpperCase() + def.singular.slice(1)];
+    const item = schemas[`${def.singular.charAt(0).toUpperCase() + def.singular.slice(1)}Fields`];
     for (const [name, association] of Object.entries(def.associations)) {
       assert.ok(item.properties[name], `${def.singular}.${name} is an item field`);
       if (association.kind !== 'many' || !association.nestedPath) continue;

@@ -152,10 +152,15 @@ test('a resource with array associations gets an XML item schema with wrapped ar
   const document = buildDocument(loadConfig({ PUBLIC_URL: 'http://api.test' }), 2, [ownedDogs, owners]) as Json;
   assert.equal((await new Validator().validate(document)).valid, true);
   const { schemas } = document.components;
-  assert.deepEqual(schemas.Owner.properties.dogs.items, { $ref: '#/components/schemas/DogEnvelope' });
-  assert.deepEqual(schemas.OwnerXml.properties.dogs.xml, { wrapped: true });
-  assert.deepEqual(schemas.Dog.properties.owner.anyOf, [{ $ref: '#/components/schemas/Owner' }, { type: 'null' }]);
+  assert.deepEqual(schemas.OwnerFields.properties.dogs.items, { $ref: '#/components/schemas/DogFieldsEnvelope' });
+  assert.deepEqual(schemas.OwnerFieldsXml.properties.dogs.xml, { wrapped: true });
+  assert.deepEqual(schemas.DogFields.properties.owner.anyOf, [
+    { $ref: '#/components/schemas/OwnerFields' },
+    { type: 'null' },
+  ]);
   assert.ok(document.paths['/owners/{id}'].get);
   const schemaFor = schemaValidators(document);
-  assert.ok(schemaFor('OwnerEnvelope')({ owner: { name: 'Ann', dogs: [{ dog: { name: 'Rex', owner: null } }] } }));
+  assert.ok(
+    schemaFor('OwnerFieldsEnvelope')({ owner: { name: 'Ann', dogs: [{ dog: { name: 'Rex', owner: null } }] } }),
+  );
 });
