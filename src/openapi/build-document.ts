@@ -15,6 +15,7 @@ import { convertSchemas } from './convert-path.js';
 import type { JsonObject } from './json-schema.js';
 import { resourceParameters, sharedParameters } from './parameters.js';
 import { pathItem } from './paths.js';
+import { formatPaths, formatResponseComponents } from './format-paths.js';
 import { headerComponents, responseComponents } from './responses.js';
 import { resourceSchemas, sharedSchemas, type ResourceLookup } from './component-schemas.js';
 import { searchParameters, searchSchemas } from './search.js';
@@ -38,7 +39,8 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
   const lookup: ResourceLookup = (name) => byName.get(name);
   const paths: JsonObject = {};
   for (const endpoint of documentedEndpoints({ storage: refusing<Storage>(), config }, defs)) {
-    Object.assign(paths, pathItem(endpoint, version, defs));
+    for (const [path, item] of Object.entries(pathItem(endpoint, version, defs)))
+      Object.assign(paths, formatPaths(path, item));
   }
   if (version < CURRENT_VERSION) markDeprecated(paths);
   return {
@@ -74,7 +76,7 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
         searchParameters(defs),
         adoptionParameters(),
       ),
-      responses: responseComponents(),
+      responses: { ...responseComponents(), ...formatResponseComponents(responseComponents()) },
       headers: headerComponents(version),
       securitySchemes: securitySchemes(config),
     },

@@ -1,5 +1,6 @@
 // The component schemas of the document: each resource's item, bodies and envelopes, and the shared error and count.
 import type { AssociationDef, ResourceDef } from '../resources/definition.js';
+import { suppressedErrorSchema } from './alternatives.js';
 import { createSchema, itemSchema, updateSchema } from '../resources/resource-schemas.js';
 import { capitalize, ref, schemaNames, toJsonSchema, withArticle, type JsonObject } from './json-schema.js';
 
@@ -150,6 +151,7 @@ export function sharedSchemas(portalUrl: string): Record<string, JsonObject> {
         },
       },
     },
+    SuppressedError: suppressedErrorSchema(),
     Count: {
       type: 'object',
       description: 'A count in its JSON envelope.',

@@ -67,6 +67,12 @@ export function sharedParameters(): Record<string, JsonObject> {
     q: inQuery('q', Q_TEXT, Q_SCHEMA),
     'q.required': inQuery('q', `${Q_TEXT} Required here.`, Q_SCHEMA, { required: true, example: 'rex' }),
     ...CONTROL,
+    'X-HTTP-Method-Override': inHeader(
+      'X-HTTP-Method-Override',
+      'On a POST: carry out this method instead (PUT or DELETE, any case), for clients that can only send GET and ' +
+        'POST. A method the path does not offer is a 400 whose Allow header lists the ones it does.',
+      'PUT',
+    ),
     'If-None-Match': inHeader(
       'If-None-Match',
       'The ETag of an earlier answer: while it still matches, the answer is 304 with no body.',

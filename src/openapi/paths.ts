@@ -8,6 +8,8 @@ import { describeOperation, pathParameters } from './describe-operation.js';
 import { ref, type JsonObject } from './json-schema.js';
 import { PATH_CONTROL_REFS } from './parameters.js';
 import { finishOperation } from './security.js';
+import { withSuppressedAnswers } from './alternatives.js';
+import { withOverrides } from './overrides.js';
 
 const VERBS: readonly Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -36,9 +38,11 @@ export function pathItem(
       notFound: parameters.length > 0,
     });
   }
+  const operations = withOverrides(item as Record<string, JsonObject>, endpoint, pathWords(endpoint.path));
+  for (const [verb, operation] of Object.entries(operations)) operations[verb] = withSuppressedAnswers(operation);
   // Every API path answers a CORS preflight (SPEC §13).
-  item.options = preflight(endpoint.path, allowHeader(endpoint), (Object.values(item)[0] as JsonObject).tags);
-  return { [openApiPath(endpoint.path)]: { parameters: [...parameters, ...PATH_CONTROL_REFS], ...item } };
+  operations.options = preflight(endpoint.path, allowHeader(endpoint), (Object.values(item)[0] as JsonObject).tags);
+  return { [openApiPath(endpoint.path)]: { parameters: [...parameters, ...PATH_CONTROL_REFS], ...operations } };
 }
 
 /** `/dogs/:id/foods` → `DogsIdFoods`: the path in an operationId, unique as the path is. */

@@ -19,7 +19,7 @@ test('every versioned operation but the open one needs a token with its scope, a
   for (const [path, method, operation] of operationsOf(document)) {
     if (document.paths[path].servers || method === 'options') continue;
     const what = `${method} ${path}`;
-    if (path === '/adoptions') {
+    if (path.startsWith('/adoptions')) {
       assert.deepEqual(operation.security, [], what);
     } else {
       const scope = method === 'get' ? 'read' : 'write';
