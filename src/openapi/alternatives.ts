@@ -1,21 +1,13 @@
 // The answers an operation gives besides its own: those of the method an override carries out, and every error as a
-// 200 under suppress_response_codes (SPEC §3), written so that generated client types keep the operation's own.
+// 200 under suppress_response_codes (SPEC §3). The operation's own document stays the first member of each union.
 import { ref, type JsonObject } from './json-schema.js';
-
-/**
- * Exactly the documents of `schema` that have `key` (which `schema` requires anyway). openapi-typescript cannot type
- * `if`/`then`/`else` and writes `Record<string, never>`, so in a union beside the operation's own answer it leaves
- * that answer's type as it was: `data.dogs` stays a list of dogs.
- */
-export function admitted(schema: JsonObject, key: string): JsonObject {
-  // `{ not: {} }` is the schema false, written as an object for the linters of OpenAPI's schema object.
-  return { type: 'object', if: { properties: { [key]: {} }, required: [key] }, then: schema, else: { not: {} } };
-}
 
 /** The error of SPEC §9 answered with 200 under suppress_response_codes=true, its status in response_code. */
 export function suppressedErrorSchema(): JsonObject {
   return {
-    ...admitted(ref('schemas', 'Error'), 'response_code'),
+    type: 'object',
+    allOf: [ref('schemas', 'Error')],
+    required: ['response_code'],
     description:
       'With suppress_response_codes=true, an error answered with status 200: the Error document, with the status ' +
       'it would have had in response_code.',
@@ -41,9 +33,9 @@ function widen(response: JsonObject, extra: (media: string) => JsonObject | unde
 
 /**
  * The success answers of `overridden` (the operation a `method` override carries out) join `operation`'s: a status it
- * lacks is added as it is, one it has admits the other's document by its envelope key.
+ * lacks is added as it is, one it has admits the other's document too.
  */
-export function withOverrideAnswers(operation: JsonObject, overridden: JsonObject, key: string): JsonObject {
+export function withOverrideAnswers(operation: JsonObject, overridden: JsonObject): JsonObject {
   const responses: Responses = { ...(operation.responses as Responses) };
   for (const [status, response] of Object.entries(overridden.responses as Responses)) {
     if (!/^2/.test(status)) continue;
@@ -54,9 +46,7 @@ export function withOverrideAnswers(operation: JsonObject, overridden: JsonObjec
     else {
       const theirs = response.content as Record<string, JsonObject> | undefined;
       responses[status] = widen(own, (media) => {
-        const schema = theirs?.[media]?.schema as JsonObject | undefined;
-        // An XML document has no envelope key to tell it by (its root element is the item).
-        return schema && (media === 'application/xml' ? schema : admitted(schema, key));
+        return theirs?.[media]?.schema as JsonObject | undefined;
       });
     }
   }

@@ -73,12 +73,16 @@ function clearableSets(def: ResourceDef, schema: JsonObject): JsonObject {
   return { ...schema, properties };
 }
 
-/** The create schema states the value a field gets when the body leaves it out. */
+/**
+ * The create schema states, in words, the value a field gets when the body leaves it out. Not as `default`:
+ * openapi-typescript types a field with a default as required, and a body may well leave it out.
+ */
 function withDefaults(def: ResourceDef, schema: JsonObject): JsonObject {
   const properties = { ...(schema.properties as Record<string, JsonObject>) };
   for (const [name, field] of Object.entries(def.fields)) {
-    if (field.default !== undefined && properties[name])
-      properties[name] = { ...properties[name], default: field.default };
+    const property = properties[name];
+    if (field.default !== undefined && property)
+      properties[name] = { ...property, description: `${String(property.description)} Left out: ${field.default}.` };
   }
   return { ...schema, properties };
 }

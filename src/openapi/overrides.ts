@@ -1,6 +1,5 @@
 // Method override in the document (SPEC §3): a GET or POST that carries out another method answers as that one does,
 // and a path that offers PUT or DELETE but no POST still takes a POST that carries the override.
-import type { Endpoint } from '../http/endpoint.js';
 import { withOverrideAnswers } from './alternatives.js';
 import { ref, type JsonObject } from './json-schema.js';
 
@@ -14,26 +13,17 @@ function takesMethod(operation: JsonObject): boolean {
   );
 }
 
-/** The envelope key of the endpoint's items (`dog`): how an overridden answer is told apart from the own one. */
-function envelopeKey(endpoint: Endpoint): string {
-  for (const operation of Object.values(endpoint.operations)) {
-    const { descriptor } = operation!;
-    if ('resource' in descriptor) return descriptor.resource.singular;
-  }
-  throw new Error(`${endpoint.path} has no resource, so no method to override`);
-}
-
 /** `item` with the override carrier (if the path needs one) and every overriding operation's extra answers. */
-export function withOverrides(item: PathOperations, endpoint: Endpoint, words: string): PathOperations {
+export function withOverrides(item: PathOperations, words: string): PathOperations {
   const result: PathOperations = { ...item };
   const changes = TARGETS.filter((verb) => verb !== 'post' && item[verb]);
-  if (!item.post && changes.length > 0) result.post = carrier(item, endpoint, words);
+  if (!item.post && changes.length > 0) result.post = carrier(item, words);
   for (const verb of ['get', 'post'] as const) {
     const operation = result[verb];
     if (!operation || !takesMethod(operation)) continue;
     let widened = operation;
     for (const target of TARGETS) {
-      if (target !== verb && item[target]) widened = withOverrideAnswers(widened, item[target], envelopeKey(endpoint));
+      if (target !== verb && item[target]) widened = withOverrideAnswers(widened, item[target]);
     }
     result[verb] = widened;
   }
@@ -41,7 +31,7 @@ export function withOverrides(item: PathOperations, endpoint: Endpoint, words: s
 }
 
 /** POST on a path without its own POST: only as the carrier of a PUT or DELETE (X-HTTP-Method-Override or method). */
-function carrier(item: PathOperations, endpoint: Endpoint, words: string): JsonObject {
+function carrier(item: PathOperations, words: string): JsonObject {
   const base = (item.put ?? item.delete)!;
   const methods = ['put', 'delete'].filter((verb) => item[verb]).map((verb) => verb.toUpperCase());
   const operation: JsonObject = {
@@ -62,6 +52,6 @@ function carrier(item: PathOperations, endpoint: Endpoint, words: string): JsonO
     responses: base.responses,
     security: base.security,
   };
-  if (item.put && item.delete) return withOverrideAnswers(operation, item.delete, envelopeKey(endpoint));
+  if (item.put && item.delete) return withOverrideAnswers(operation, item.delete);
   return operation;
 }

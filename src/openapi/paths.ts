@@ -38,7 +38,7 @@ export function pathItem(
       notFound: parameters.length > 0,
     });
   }
-  const operations = withOverrides(item as Record<string, JsonObject>, endpoint, pathWords(endpoint.path));
+  const operations = withOverrides(item as Record<string, JsonObject>, pathWords(endpoint.path));
   for (const [verb, operation] of Object.entries(operations)) operations[verb] = withSuppressedAnswers(operation);
   // Every API path answers a CORS preflight (SPEC §13).
   operations.options = preflight(endpoint.path, allowHeader(endpoint), (Object.values(item)[0] as JsonObject).tags);
