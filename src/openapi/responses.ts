@@ -61,6 +61,12 @@ export function headerComponents(version: number): Record<string, JsonObject> {
     ),
     'Retry-After': header('On a 403 for a rate limit: seconds to wait before retrying.', seconds),
     'Access-Control-Allow-Origin': header('CORS: any origin may read the answer.', { type: 'string', const: '*' }),
+    'Cache-Control': header(
+      'private, no-cache on reads of your data (revalidate with the ETag); public, max-age=60 on the open adoption ' +
+        'list; no-store on errors and on every answer of an overridden GET (?method=…), which changes data.',
+      { type: 'string' },
+      { example: 'private, no-cache' },
+    ),
   };
   if (version < 2) delete headers.Location;
   return headers;
@@ -77,7 +83,14 @@ function headerRefs(names: readonly string[]): JsonObject {
  * any origin, SPEC §13) and the rate limit.
  */
 function commonHeaders(...extra: readonly string[]): JsonObject {
-  return headerRefs(['X-Request-Id', 'Vary', 'Access-Control-Allow-Origin', ...RATE_LIMIT_HEADERS, ...extra]);
+  return headerRefs([
+    'X-Request-Id',
+    'Vary',
+    'Access-Control-Allow-Origin',
+    'Cache-Control',
+    ...RATE_LIMIT_HEADERS,
+    ...extra,
+  ]);
 }
 
 /** Both formats of one answer: JSON by default, XML by suffix (.xml) or Accept. */
@@ -101,7 +114,7 @@ export function responseComponents(): Record<string, JsonObject> {
     Unauthorized: errorResponse(
       'No token, or a token that is not valid or has expired. Get one from POST /oauth2/token at the API root ' +
         '(outside `/v{N}`).',
-      headerRefs(['X-Request-Id', 'Vary', 'Access-Control-Allow-Origin', 'WWW-Authenticate']),
+      headerRefs(['X-Request-Id', 'Vary', 'Access-Control-Allow-Origin', 'Cache-Control', 'WWW-Authenticate']),
     ),
     Forbidden: errorResponse(
       'The token lacks the scope the operation needs (read for GET, write for changes; WWW-Authenticate says which), ' +
