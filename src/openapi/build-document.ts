@@ -16,6 +16,7 @@ import type { JsonObject } from './json-schema.js';
 import { resourceParameters, sharedParameters } from './parameters.js';
 import { pathItem } from './paths.js';
 import { formatPaths, formatResponseComponents } from './format-paths.js';
+import { headResponseComponents } from './head.js';
 import { headerComponents, responseComponents } from './responses.js';
 import { resourceSchemas, sharedSchemas, type ResourceLookup } from './component-schemas.js';
 import { searchParameters, searchSchemas } from './search.js';
@@ -76,7 +77,11 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
         searchParameters(defs),
         adoptionParameters(),
       ),
-      responses: { ...responseComponents(), ...formatResponseComponents(responseComponents()) },
+      responses: {
+        ...responseComponents(),
+        ...formatResponseComponents(responseComponents()),
+        ...headResponseComponents(responseComponents()),
+      },
       headers: headerComponents(version),
       securitySchemes: securitySchemes(config),
     },

@@ -63,8 +63,9 @@ function sharedSchema(content: Record<string, JsonObject>): JsonObject {
 /** The response in one format: a reference to a shared error answer becomes its one-format copy. */
 function only(response: JsonObject, format: Format): JsonObject {
   const pointer = response.$ref;
+  // NotModified and the HEAD answers (NotFoundHead) have no body to be in one format.
   if (typeof pointer === 'string')
-    return pointer.endsWith('/NotModified') ? response : { $ref: pointer + capitalize(format) };
+    return /\/NotModified$|Head$/.test(pointer) ? response : { $ref: pointer + capitalize(format) };
   const type = format === 'json' ? JSON_TYPE : XML_TYPE;
   return mapContent(response, (content) => ({ [type]: content[type] }));
 }
