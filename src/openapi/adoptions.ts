@@ -3,7 +3,7 @@ import { itemSchema } from '../resources/resource-schemas.js';
 import { adoptableDogs, PUBLIC_FIELDS as ROUTE_PUBLIC_FIELDS } from '../routes/adoptions-routes.js';
 import type { Prose } from './describe-operation.js';
 import { ref, toJsonSchema, type JsonObject } from './json-schema.js';
-import { filterParameter, inQuery } from './parameters.js';
+import { COMMA_LIST, filterParameter, inQuery } from './parameters.js';
 import { envelope, listXml } from './component-schemas.js';
 
 /** The public fields, exactly those the route serves. */
@@ -34,8 +34,8 @@ export function adoptionParameters(): Record<string, JsonObject> {
       'fields',
       `The public fields to return, comma-separated, from: ${PUBLIC_FIELDS.join(', ')}. Without it, all of them. ` +
         `Anything else is a 400.`,
-      { type: 'array', minItems: 1, items: { type: 'string', enum: PUBLIC_FIELDS } },
-      { style: 'form', explode: false, example: ['name', 'location'] },
+      COMMA_LIST,
+      { example: PUBLIC_FIELDS.slice(0, 2).join(',') },
     ),
     [`${PREFIX}.sort`]: inQuery(
       'sort',

@@ -15,6 +15,8 @@ import { convertSchemas } from './convert-path.js';
 import type { JsonObject } from './json-schema.js';
 import { resourceParameters, sharedParameters } from './parameters.js';
 import { pathItem } from './paths.js';
+import { formatPaths, formatResponseComponents } from './format-paths.js';
+import { headResponseComponents } from './head.js';
 import { headerComponents, responseComponents } from './responses.js';
 import { resourceSchemas, sharedSchemas, type ResourceLookup } from './component-schemas.js';
 import { searchParameters, searchSchemas } from './search.js';
@@ -38,7 +40,8 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
   const lookup: ResourceLookup = (name) => byName.get(name);
   const paths: JsonObject = {};
   for (const endpoint of documentedEndpoints({ storage: refusing<Storage>(), config }, defs)) {
-    Object.assign(paths, pathItem(endpoint, version, defs));
+    for (const [path, item] of Object.entries(pathItem(endpoint, version, defs)))
+      Object.assign(paths, formatPaths(path, item));
   }
   if (version < CURRENT_VERSION) markDeprecated(paths);
   return {
@@ -48,6 +51,8 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
       version: `v${version}`,
       summary: 'A registry of dogs and the people and things around them.',
       description: describeVersion(config, version),
+      // No licence file: the service is private (package.json), so its document says so by an SPDX reference.
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
     externalDocs: { description: 'The developer portal: sign-up, error codes, versions.', url: config.portalUrl },
     servers: [{ url: `${config.publicUrl}/v${version}`, description: `Version ${version} of the API` }],
@@ -72,8 +77,12 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
         searchParameters(defs),
         adoptionParameters(),
       ),
-      responses: responseComponents(),
-      headers: headerComponents(),
+      responses: {
+        ...responseComponents(),
+        ...formatResponseComponents(responseComponents()),
+        ...headResponseComponents(responseComponents()),
+      },
+      headers: headerComponents(version),
       securitySchemes: securitySchemes(config),
     },
   };
@@ -125,7 +134,7 @@ function describeVersion(config: Config, version: Version): string {
       `see the oauth2 security scheme) ` +
       'except GET /adoptions, which is open to anyone.',
     `Every error has a plain-language message, an integer code and a more_info link to ` +
-      `${config.portalUrl}/errors/<code>.`,
+      `${config.portalUrl}/errors/{code}.`,
     'Clients that cannot send PUT or DELETE, or read statuses other than 200, can use the method and suppress_response_codes parameters.',
   ].join('\n\n');
 }

@@ -1,7 +1,8 @@
 // The component schemas of the document: each resource's item, bodies and envelopes, and the shared error and count.
 import type { AssociationDef, ResourceDef } from '../resources/definition.js';
+import { suppressedErrorSchema } from './alternatives.js';
 import { createSchema, itemSchema, updateSchema } from '../resources/resource-schemas.js';
-import { ref, schemaNames, toJsonSchema, type JsonObject } from './json-schema.js';
+import { capitalize, ref, schemaNames, toJsonSchema, withArticle, type JsonObject } from './json-schema.js';
 
 export type ResourceLookup = (name: string) => ResourceDef | undefined;
 
@@ -9,19 +10,40 @@ export type ResourceLookup = (name: string) => ResourceDef | undefined;
 export function resourceSchemas(def: ResourceDef, lookup: ResourceLookup): Record<string, JsonObject> {
   const names = schemaNames(def);
   const schemas: Record<string, JsonObject> = {
-    [names.item]: itemWithAssociations(def, lookup, 'json'),
+    [names.item]: wholeItem(def),
+    [names.fields]: itemWithAssociations(def, lookup, 'json'),
     [names.create]: clearableSets(def, withDefaults(def, toJsonSchema(createSchema(def)))),
     [names.update]: clearableSets(def, toJsonSchema(updateSchema(def))),
     [names.envelope]: envelope(def.singular, ref('schemas', names.item), `One ${def.singular} in its JSON envelope.`),
+    [names.fieldsEnvelope]: envelope(
+      def.singular,
+      ref('schemas', names.fields),
+      `One ${def.singular} in its JSON envelope, with the fields that fields selects.`,
+    ),
     [names.list]: envelope(
       def.name,
-      { type: 'array', items: ref('schemas', names.envelope) },
+      { type: 'array', items: ref('schemas', names.fieldsEnvelope) },
       `A page of ${def.name} in the JSON list envelope.`,
     ),
-    [names.listXml]: listXml(def.name, def.singular, ref('schemas', names.itemXml)),
+    [names.listXml]: listXml(def.name, def.singular, ref('schemas', names.fieldsXml)),
   };
-  if (names.itemXml !== names.item) schemas[names.itemXml] = itemWithAssociations(def, lookup, 'xml');
+  if (names.fieldsXml !== names.fields) schemas[names.fieldsXml] = itemWithAssociations(def, lookup, 'xml');
   return schemas;
+}
+
+/**
+ * The item as every answer without `fields` holds it: each represented field is there (null when empty, an empty
+ * element in XML), no association is.
+ */
+function wholeItem(def: ResourceDef): JsonObject {
+  const base = toJsonSchema(itemSchema(def));
+  return {
+    ...base,
+    description: `${capitalize(withArticle(def.singular))} with every field.`,
+    required: Object.keys(base.properties as JsonObject),
+    additionalProperties: false,
+    xml: { name: def.singular },
+  };
 }
 
 /** A JSON envelope: an object with exactly one key. */
@@ -33,7 +55,7 @@ export function envelope(key: string, schema: JsonObject, description: string): 
 export function listXml(plural: string, singular: string, item: JsonObject): JsonObject {
   return {
     type: 'object',
-    description: `A page of ${plural} in XML: one <${singular}> element per item inside <${plural}>.`,
+    description: `A page of ${plural} in XML: one \`<${singular}>\` element per item inside \`<${plural}>\`.`,
     xml: { name: plural },
     properties: { [singular]: { type: 'array', items: item } },
   };
@@ -51,12 +73,16 @@ function clearableSets(def: ResourceDef, schema: JsonObject): JsonObject {
   return { ...schema, properties };
 }
 
-/** The create schema states the value a field gets when the body leaves it out. */
+/**
+ * The create schema states, in words, the value a field gets when the body leaves it out. Not as `default`:
+ * openapi-typescript types a field with a default as required, and a body may well leave it out.
+ */
 function withDefaults(def: ResourceDef, schema: JsonObject): JsonObject {
   const properties = { ...(schema.properties as Record<string, JsonObject>) };
   for (const [name, field] of Object.entries(def.fields)) {
-    if (field.default !== undefined && properties[name])
-      properties[name] = { ...properties[name], default: field.default };
+    const property = properties[name];
+    if (field.default !== undefined && property)
+      properties[name] = { ...property, description: `${String(property.description)} Left out: ${field.default}.` };
   }
   return { ...schema, properties };
 }
@@ -69,8 +95,12 @@ function itemWithAssociations(def: ResourceDef, lookup: ResourceLookup, format: 
     const target = lookup(association.target);
     if (target) properties[name] = associationSchema(name, association, target, format);
   }
-  // Nothing else is ever in an item: write-only sets (foodIds) stay out, and a validator can say so.
-  return { ...base, properties, additionalProperties: false, xml: { name: def.singular } };
+  // Nothing else is ever in an item: write-only sets (foodIds) stay out, and a validator can say so. No field is
+  // required: fields names the ones the answer holds.
+  const description =
+    `${capitalize(withArticle(def.singular))} as fields selects it: only the named fields are there (without ` +
+    `fields, every field but the associations, as in ${capitalize(def.singular)}).`;
+  return { ...base, description, properties, additionalProperties: false, xml: { name: def.singular } };
 }
 
 /** JSON shows an array association like a list (`[{"dog": …}]`), XML as a wrapped run of elements. */
@@ -84,14 +114,14 @@ function associationSchema(
   if (association.kind === 'one') {
     return {
       description: `The ${name}, or null when there is none. Present only when fields names it.`,
-      anyOf: [ref('schemas', format === 'xml' ? names.itemXml : names.item), { type: 'null' }],
+      anyOf: [ref('schemas', format === 'xml' ? names.fieldsXml : names.fields), { type: 'null' }],
     };
   }
   const description =
     `The ${name}: the first 100 in creation order (the nested path pages through all). Present only when fields ` +
     `names it.`;
-  if (format === 'json') return { description, type: 'array', items: ref('schemas', names.envelope) };
-  return { description, type: 'array', xml: { wrapped: true }, items: ref('schemas', names.itemXml) };
+  if (format === 'json') return { description, type: 'array', items: ref('schemas', names.fieldsEnvelope) };
+  return { description, type: 'array', xml: { wrapped: true }, items: ref('schemas', names.fieldsXml) };
 }
 
 /** The error body of SPEC §9 and the count envelope, shared by every resource. */
@@ -101,7 +131,7 @@ export function sharedSchemas(portalUrl: string): Record<string, JsonObject> {
     Error: {
       type: 'object',
       description:
-        'Every error of the API. In XML the root element is <error>; response_code comes first when present.',
+        'Every error of the API. In XML the root element is `<error>`; response_code comes first when present.',
       xml: { name: 'error' },
       required: ['message', 'more_info', 'code'],
       properties: {
@@ -125,6 +155,7 @@ export function sharedSchemas(portalUrl: string): Record<string, JsonObject> {
         },
       },
     },
+    SuppressedError: suppressedErrorSchema(),
     Count: {
       type: 'object',
       description: 'A count in its JSON envelope.',
@@ -132,6 +163,6 @@ export function sharedSchemas(portalUrl: string): Record<string, JsonObject> {
       properties: { count },
       additionalProperties: false,
     },
-    CountXml: { ...count, xml: { name: 'count' }, description: 'A count in XML: <count>42</count>.' },
+    CountXml: { ...count, xml: { name: 'count' }, description: 'A count in XML: `<count>42</count>`.' },
   };
 }

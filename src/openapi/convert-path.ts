@@ -69,7 +69,7 @@ export function convertSchemas(): Record<string, JsonObject> {
   return {
     Conversion: {
       type: 'object',
-      description: 'A conversion. In XML: <conversion><from>EUR</from>…</conversion>.',
+      description: 'A conversion. In XML: `<conversion><from>EUR</from>…</conversion>`.',
       xml: { name: 'conversion' },
       required: ['from', 'to', 'amount', 'rate', 'result', 'rateDate', 'source'],
       additionalProperties: false,

@@ -54,14 +54,18 @@ export function capitalize(word: string): string {
 
 /** The component names of one resource's schemas. */
 export interface SchemaNames {
-  /** One item, as JSON shows it (and as XML does, unless the resource has array associations). */
+  /** One whole item, every field present (null when empty), as a write or a search answers it, in JSON and XML. */
   readonly item: string;
-  /** One item as XML shows it: array associations are wrapped runs of elements there. */
-  readonly itemXml: string;
+  /** One item as `fields` selects it: any field may be absent, associations appear when named. */
+  readonly fields: string;
+  /** The same as XML shows it: array associations are wrapped runs of elements there. */
+  readonly fieldsXml: string;
   readonly create: string;
   readonly update: string;
-  /** `{"dog": Dog}`: the JSON envelope of one item. */
+  /** `{"dog": Dog}`: the JSON envelope of one whole item. */
   readonly envelope: string;
+  /** `{"dog": DogFields}`: the JSON envelope of one selected item. */
+  readonly fieldsEnvelope: string;
   /** `{"dogs": [{"dog": Dog}]}`: the JSON envelope of a list. */
   readonly list: string;
   /** `<dogs><dog>…</dog></dogs>`: the XML envelope of a list. */
@@ -73,10 +77,12 @@ export function schemaNames(def: ResourceDef): SchemaNames {
   const hasArrays = Object.values(def.associations).some((association) => association.kind === 'many');
   return {
     item,
-    itemXml: hasArrays ? `${item}Xml` : item,
+    fields: `${item}Fields`,
+    fieldsXml: hasArrays ? `${item}FieldsXml` : `${item}Fields`,
     create: `New${item}`,
     update: `${item}Changes`,
     envelope: `${item}Envelope`,
+    fieldsEnvelope: `${item}FieldsEnvelope`,
     list: `${capitalize(def.name)}List`,
     listXml: `${capitalize(def.name)}ListXml`,
   };

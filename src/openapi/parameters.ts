@@ -2,7 +2,6 @@
 import type { CONTROL_PARAMS } from '../query/collection.js';
 import { PATH_CONTROL_PARAMS, DEFAULT_LIMIT, MAX_LIMIT, MAX_Q_LENGTH } from '../query/collection.js';
 import { sortableFields, representedFields, type ResourceDef } from '../resources/definition.js';
-import { MAX_TEXT_LENGTH } from '../resources/resource-schemas.js';
 import { ref, type JsonObject } from './json-schema.js';
 
 /** parseOffset reads at most nine digits. */
@@ -22,8 +21,11 @@ const Q_TEXT =
   'Without sort, the best matches come first.';
 const Q_SCHEMA = { type: 'string', minLength: 1, maxLength: MAX_Q_LENGTH };
 
-/** Typed by CONTROL_PARAMS, so a new control parameter cannot go undocumented. */
-const CONTROL: Readonly<Record<(typeof CONTROL_PARAMS)[number], JsonObject>> = {
+/**
+ * Typed by CONTROL_PARAMS, so a new control parameter cannot go undocumented; access_token is the accessToken security
+ * scheme (security.ts), the way OpenAPI names a credential in the query.
+ */
+const CONTROL: Readonly<Record<Exclude<(typeof CONTROL_PARAMS)[number], 'access_token'>, JsonObject>> = {
   method: inQuery(
     'method',
     'On a GET or POST, carry out this method instead (any case), for clients that can only send GET and POST. ' +
@@ -38,12 +40,6 @@ const CONTROL: Readonly<Record<(typeof CONTROL_PARAMS)[number], JsonObject>> = {
       'an error body then carries the status it would have had in response_code, and a 304 becomes a 200 with ' +
       'the full body.',
     { type: 'boolean', default: false },
-  ),
-  access_token: inQuery(
-    'access_token',
-    'The bearer token, for clients that cannot set the Authorization header (RFC 6750 §2.3). ' +
-      'It may also be a field of a form body (RFC 6750 §2.2).',
-    { type: 'string', minLength: 1 },
   ),
 };
 
@@ -71,6 +67,12 @@ export function sharedParameters(): Record<string, JsonObject> {
     q: inQuery('q', Q_TEXT, Q_SCHEMA),
     'q.required': inQuery('q', `${Q_TEXT} Required here.`, Q_SCHEMA, { required: true, example: 'rex' }),
     ...CONTROL,
+    'X-HTTP-Method-Override': inHeader(
+      'X-HTTP-Method-Override',
+      'On a POST: carry out this method instead (PUT or DELETE, any case), for clients that can only send GET and ' +
+        'POST. A method the path does not offer is a 400 whose Allow header lists the ones it does.',
+      'PUT',
+    ),
     'If-None-Match': inHeader(
       'If-None-Match',
       'The ETag of an earlier answer: while it still matches, the answer is 304 with no body.',
@@ -97,8 +99,13 @@ export function sharedParameters(): Record<string, JsonObject> {
   };
 }
 
-/** The control parameters every path accepts, except `method`, which only GET and POST read. */
-export const PATH_CONTROL_REFS: readonly JsonObject[] = PATH_CONTROL_PARAMS.map((name) => ref('parameters', name));
+/**
+ * The control parameters every path accepts, except `method`, which only GET and POST read, and access_token, a
+ * security scheme.
+ */
+export const PATH_CONTROL_REFS: readonly JsonObject[] = PATH_CONTROL_PARAMS.filter(
+  (name) => name !== 'access_token',
+).map((name) => ref('parameters', name));
 
 /** `fields`, `sort` and the filters of one resource, named `dogs.fields`, `dogs.color`, … */
 export function resourceParameters(def: ResourceDef): Record<string, JsonObject> {
@@ -129,17 +136,21 @@ export function resourceParameters(def: ResourceDef): Record<string, JsonObject>
   return parameters;
 }
 
-/** A comma-separated list means any of them: OpenAPI's form style, not exploded. */
+/**
+ * A comma-separated list means any of them (SPEC §3), described as the string it is on the wire: an array would make
+ * generated clients send `color=a&color=b`, which the service refuses (2009).
+ */
 export function filterParameter(def: ResourceDef, filter: string, field: string): JsonObject {
   const values = def.fields[field]?.values;
-  const item = values
-    ? { type: 'string', enum: [...values] }
-    : { type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH };
+  const choice = values ? ` The values: ${values.join(', ')}.` : '';
   return inQuery(
     filter,
-    `Only ${def.name} whose ${field} equals one of these values (comma-separated, ignoring case). Filters ` +
-      `combine with AND.`,
-    { type: 'array', minItems: 1, items: item },
-    { style: 'form', explode: false },
+    `Only ${def.name} whose ${field} equals one of these values, comma-separated (brown,black), ignoring case. ` +
+      `Filters combine with AND.${choice}`,
+    COMMA_LIST,
+    values ? { example: values.slice(0, 2).join(',') } : {},
   );
 }
+
+/** A comma-separated list in one parameter. */
+export const COMMA_LIST: JsonObject = { type: 'string', minLength: 1 };

@@ -7,8 +7,10 @@ import type { ResourceDef } from '../resources/definition.js';
 import { describeOperation, pathParameters } from './describe-operation.js';
 import { ref, type JsonObject } from './json-schema.js';
 import { PATH_CONTROL_REFS } from './parameters.js';
-import { withHeaders } from './responses.js';
 import { finishOperation } from './security.js';
+import { withSuppressedAnswers } from './alternatives.js';
+import { withOverrides } from './overrides.js';
+import { headOf } from './head.js';
 
 const VERBS: readonly Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -37,14 +39,20 @@ export function pathItem(
       notFound: parameters.length > 0,
     });
   }
-  // Every API path answers a CORS preflight (SPEC §13); only the open one's answers name their CORS header so far.
-  item.options = preflight(allowHeader(endpoint), (Object.values(item)[0] as JsonObject).tags);
-  if (open) for (const [key, operation] of Object.entries(item)) item[key] = withCorsHeader(operation as JsonObject);
-  // An open operation ignores credentials, so access_token is left out of its parameters.
-  const control = open
-    ? PATH_CONTROL_REFS.filter((parameter) => !String(parameter.$ref).endsWith('/access_token'))
-    : PATH_CONTROL_REFS;
-  return { [openApiPath(endpoint.path)]: { parameters: [...parameters, ...control], ...item } };
+  const operations = withOverrides(item as Record<string, JsonObject>, pathWords(endpoint.path));
+  for (const [verb, operation] of Object.entries(operations)) operations[verb] = withSuppressedAnswers(operation);
+  if (operations.get) operations.head = headOf(operations.get);
+  // Every API path answers a CORS preflight (SPEC §13).
+  operations.options = preflight(endpoint.path, allowHeader(endpoint), (Object.values(item)[0] as JsonObject).tags);
+  return { [openApiPath(endpoint.path)]: { parameters: [...parameters, ...PATH_CONTROL_REFS], ...operations } };
+}
+
+/** `/dogs/:id/foods` → `DogsIdFoods`: the path in an operationId, unique as the path is. */
+function pathWords(path: string): string {
+  return path
+    .split(/[^A-Za-z0-9]+/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
 }
 
 /**
@@ -61,26 +69,15 @@ function checkPathParameters(endpoint: Endpoint, verb: Verb, parameters: readonl
     throw new Error(`${verb} ${endpoint.path} describes the path parameters ${described.join(', ') || 'none'}`);
 }
 
-/** Every answer of a CORS endpoint, errors included, says any origin may read it. */
-function withCorsHeader(operation: JsonObject): JsonObject {
-  const header = { 'Access-Control-Allow-Origin': ref('headers', 'Access-Control-Allow-Origin') };
-  const responses = Object.fromEntries(
-    Object.entries(operation.responses as Record<string, JsonObject>).map(([status, response]) => [
-      status,
-      withHeaders(response, header),
-    ]),
-  );
-  return { ...operation, responses };
-}
-
 /** The CORS preflight: answered before any token check, 200 (never 204) with what the endpoint allows. */
-function preflight(allow: string, tags: unknown): JsonObject {
+function preflight(path: string, allow: string, tags: unknown): JsonObject {
   const header = (description: string, example: string): JsonObject => ({
     description,
     schema: { type: 'string' },
     example,
   });
   return {
+    operationId: `preflight${pathWords(path)}`,
     summary: 'CORS preflight',
     description:
       'What a browser asks before a cross-origin request. No token is needed; the answer is 200 with an empty body.',

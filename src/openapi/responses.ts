@@ -11,9 +11,10 @@ const RATE_LIMIT_NOTE =
   "Sent once the token (or, on the open operation, the caller's IP) has been counted against its limit, unless " +
   'the limit is off.';
 
-export function headerComponents(): Record<string, JsonObject> {
+/** The headers of the document of `version`: Location only where a creation sends it (201 in v2, SPEC §8). */
+export function headerComponents(version: number): Record<string, JsonObject> {
   const seconds = { type: 'integer', minimum: 0 };
-  return {
+  const headers: Record<string, JsonObject> = {
     'X-Request-Id': header(
       "Identifies the request in the service's logs; quote it when you report a problem. A well-formed " +
         'X-Request-Id sent with the request is kept.',
@@ -60,7 +61,15 @@ export function headerComponents(): Record<string, JsonObject> {
     ),
     'Retry-After': header('On a 403 for a rate limit: seconds to wait before retrying.', seconds),
     'Access-Control-Allow-Origin': header('CORS: any origin may read the answer.', { type: 'string', const: '*' }),
+    'Cache-Control': header(
+      'private, no-cache on reads of your data (revalidate with the ETag); public, max-age=60 on the open adoption ' +
+        'list; no-store on errors and on every answer of an overridden GET (?method=…), which changes data.',
+      { type: 'string' },
+      { example: 'private, no-cache' },
+    ),
   };
+  if (version < 2) delete headers.Location;
+  return headers;
 }
 
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -69,9 +78,19 @@ function headerRefs(names: readonly string[]): JsonObject {
   return Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
 }
 
-/** The headers of every API answer that got past the token check: the request id, Vary and the rate limit. */
+/**
+ * The headers of every API answer that got past the token check: the request id, Vary, CORS (every API path answers
+ * any origin, SPEC §13) and the rate limit.
+ */
 function commonHeaders(...extra: readonly string[]): JsonObject {
-  return headerRefs(['X-Request-Id', 'Vary', ...RATE_LIMIT_HEADERS, ...extra]);
+  return headerRefs([
+    'X-Request-Id',
+    'Vary',
+    'Access-Control-Allow-Origin',
+    'Cache-Control',
+    ...RATE_LIMIT_HEADERS,
+    ...extra,
+  ]);
 }
 
 /** Both formats of one answer: JSON by default, XML by suffix (.xml) or Accept. */
@@ -94,8 +113,8 @@ export function responseComponents(): Record<string, JsonObject> {
     ),
     Unauthorized: errorResponse(
       'No token, or a token that is not valid or has expired. Get one from POST /oauth2/token at the API root ' +
-        '(outside /v<N>).',
-      headerRefs(['X-Request-Id', 'Vary', 'WWW-Authenticate']),
+        '(outside `/v{N}`).',
+      headerRefs(['X-Request-Id', 'Vary', 'Access-Control-Allow-Origin', 'Cache-Control', 'WWW-Authenticate']),
     ),
     Forbidden: errorResponse(
       'The token lacks the scope the operation needs (read for GET, write for changes; WWW-Authenticate says which), ' +
@@ -122,16 +141,6 @@ export function responseComponents(): Record<string, JsonObject> {
   };
 }
 
-/**
- * A response with more headers; a `$ref` to a response component is copied first, since a reference cannot be extended.
- */
-export function withHeaders(response: JsonObject, extra: JsonObject): JsonObject {
-  const pointer = typeof response.$ref === 'string' ? response.$ref : undefined;
-  const resolved = pointer ? responseComponents()[pointer.split('/').pop()!] : response;
-  if (!resolved) throw new Error(`no response component ${pointer}`);
-  return { ...resolved, headers: { ...(resolved.headers as JsonObject | undefined), ...extra } };
-}
-
 /** The JSON and XML schemas of a document an answer carries; none for an empty body. */
 function contentOf(
   document: Exclude<DocumentKind, 'not-modified'>,
@@ -141,9 +150,11 @@ function contentOf(
   const both = (json: string, xml: string): JsonObject => bothFormats(ref('schemas', json), ref('schemas', xml));
   switch (document) {
     case 'item':
+    case 'selected-item':
     case 'list':
       if (!names) throw new Error(`an answer with ${withArticle(document)} names its resource`);
-      return document === 'item' ? both(names.envelope, names.itemXml) : both(names.list, names.listXml);
+      if (document === 'item') return both(names.envelope, names.item);
+      return document === 'list' ? both(names.list, names.listXml) : both(names.fieldsEnvelope, names.fieldsXml);
     case 'public-list':
       return both('AdoptableDogsList', 'AdoptableDogsListXml');
     case 'count':

@@ -2,7 +2,7 @@
 import { searchableFields, type ResourceDef } from '../resources/definition.js';
 import type { Prose } from './describe-operation.js';
 import { ref, schemaNames, type JsonObject } from './json-schema.js';
-import { inQuery } from './parameters.js';
+import { COMMA_LIST, inQuery } from './parameters.js';
 
 export function searchProse(defs: readonly ResourceDef[]): Prose {
   const searched = defs.map((def) => `${def.name} by ${searchableFields(def).join(', ')}`).join('; ');
@@ -28,8 +28,8 @@ export function searchParameters(defs: readonly ResourceDef[]): Record<string, J
       'types',
       `The resources to search, comma-separated (repeats count once); without it, all of them. Another name is a ` +
         `400 listing these.`,
-      { type: 'array', minItems: 1, items: { type: 'string', enum: names } },
-      { style: 'form', explode: false, example: names.slice(0, 2) },
+      COMMA_LIST,
+      { example: names.slice(0, 2).join(',') },
     ),
   };
 }
@@ -38,7 +38,6 @@ export function searchParameters(defs: readonly ResourceDef[]): Record<string, J
  * JSON: a list of single-key envelopes, one per resource. XML: a run of item elements of any resource, in rank order.
  */
 export function searchSchemas(defs: readonly ResourceDef[]): Record<string, JsonObject> {
-  const example = defs[0] && { [defs[0].singular]: { id: 'x2Hq9cVb4TgKs0Lm1NpR7w', name: 'Rex' } };
   return {
     SearchResults: {
       type: 'object',
@@ -50,16 +49,15 @@ export function searchSchemas(defs: readonly ResourceDef[]): Record<string, Json
       properties: {
         results: { type: 'array', items: { oneOf: defs.map((def) => ref('schemas', schemaNames(def).envelope)) } },
       },
-      ...(example ? { examples: [{ results: [example] }] } : {}),
     },
     SearchResultsXml: {
       type: 'object',
       description:
-        'A page of search results in XML: <results> holds one element per result, named after its resource ' +
-        '(<dog>, <owner>, …), best match first, so elements of different resources interleave.',
+        'A page of search results in XML: `<results>` holds one element per result, named after its resource ' +
+        '(`<dog>`, `<owner>`, …), best match first, so elements of different resources interleave.',
       xml: { name: 'results' },
       properties: Object.fromEntries(
-        defs.map((def) => [def.singular, { type: 'array', items: ref('schemas', schemaNames(def).itemXml) }]),
+        defs.map((def) => [def.singular, { type: 'array', items: ref('schemas', schemaNames(def).item) }]),
       ),
     },
   };

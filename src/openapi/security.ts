@@ -24,7 +24,8 @@ export function finishOperation(operation: JsonObject, traits: AccessTraits): Js
   else Object.assign(responses, { 401: ref('responses', 'Unauthorized'), 403: ref('responses', 'Forbidden') });
   if (traits.notFound) responses[404] = ref('responses', 'NotFound');
   responses[500] = ref('responses', 'InternalError');
-  return { ...operation, security: traits.open ? [] : [{ oauth2: [traits.scope] }], responses };
+  const security = traits.open ? [] : [{ oauth2: [traits.scope] }, { accessToken: [traits.scope] }];
+  return { ...operation, security, responses };
 }
 
 /**
@@ -40,17 +41,30 @@ export function securitySchemes(config: Config): JsonObject {
   const flows: JsonObject = {};
   if ((GRANT_TYPES as readonly string[]).includes('client_credentials'))
     flows.clientCredentials = { tokenUrl: `${base}/oauth2/token`, scopes: { ...SCOPE_TEXT } };
-  return { oauth2: { type: 'oauth2', description: describeAuthorizationServer(config), flows } };
+  return {
+    oauth2: { type: 'oauth2', description: describeAuthorizationServer(config), flows },
+    // RFC 6750 §2.3: the same token in the query, for clients that cannot set headers; an apiKey scheme is how
+    // OpenAPI names a credential in the query, and the operation's scope still applies.
+    accessToken: {
+      type: 'apiKey',
+      in: 'query',
+      name: 'access_token',
+      description:
+        'The OAuth 2.0 access token of the oauth2 scheme, sent as the access_token query parameter (RFC 6750 §2.3) ' +
+        'by clients that cannot set the Authorization header; a form body may carry it too (RFC 6750 §2.2). The ' +
+        'operation needs the same scope.',
+    },
+  };
 }
 
 function describeAuthorizationServer(config: Config): string {
   const base = config.publicUrl;
   return [
-    'Send the access token as `Authorization: Bearer <token>` (RFC 6750), or as `access_token` in the query ' +
+    'Send the access token as `Authorization: Bearer {token}` (RFC 6750), or as `access_token` in the query ' +
       'string or a form body. ' +
       'A token without the scope an operation needs gets a 403; an expired or revoked one a 401.',
     `Get a client by signing up at ${config.portalUrl}/signup. The service is its own authorization server, at ` +
-      `the API root (outside /v<N>):`,
+      `the API root (outside /v{N}):`,
     [
       `- GET ${base}/.well-known/oauth-authorization-server: its metadata (RFC 8414).`,
       `- POST ${base}/oauth2/token: a form with grant_type=${GRANT_TYPES.join(' or ')} (RFC 6749 §4.4) and ` +

@@ -29,7 +29,7 @@ export const dogs: ResourceDef = {
       link: FOODS_LINK,
       description:
         'Write-only: the ids of the foods the dog eats; a PUT replaces the whole set. Read them with ' +
-        'fields=foods(id) or /dogs/<id>/foods.',
+        'fields=foods(id) or /dogs/{id}/foods.',
     },
   },
   filters: { color: 'furColor', state: 'state', location: 'location' },

@@ -18,7 +18,7 @@ export const owners: ResourceDef = {
       link: VETERINARIANS_LINK,
       description:
         "Write-only: the ids of the owner's veterinarians; a PUT replaces the whole set. Read them with " +
-        'fields=veterinarians(id) or /owners/<id>/veterinarians.',
+        'fields=veterinarians(id) or /owners/{id}/veterinarians.',
     },
   },
   filters: { location: 'location' },

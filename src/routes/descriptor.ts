@@ -37,9 +37,12 @@ export interface ParameterDescriptor {
   readonly required?: boolean;
 }
 
-/** What an answer carries: `item`/`list` of the operation's resource, `public-list` of the adoption view. */
+/**
+ * What an answer carries: `item` (every field) / `selected-item` (as `fields` selects it) / `list` of the operation's
+ * resource, `public-list` of the adoption view.
+ */
 export type DocumentKind =
-  'item' | 'list' | 'public-list' | 'count' | 'results' | 'conversion' | 'none' | 'not-modified';
+  'item' | 'selected-item' | 'list' | 'public-list' | 'count' | 'results' | 'conversion' | 'none' | 'not-modified';
 
 export interface AnswerDescriptor {
   /** `created`: 200 in v1, 201 with Location in v2 (SPEC §8). */

@@ -84,7 +84,7 @@ export function readDescriptor(def: ResourceDef): OperationDescriptor {
   return describe(
     { kind: 'read', resource: def },
     [ID, fieldsOf(def.name), METHOD, IF_NONE_MATCH],
-    [{ status: 200, document: 'item', headers: ['ETag'] }, NOT_MODIFIED],
+    [{ status: 200, document: 'selected-item', headers: ['ETag'] }, NOT_MODIFIED],
   );
 }
 

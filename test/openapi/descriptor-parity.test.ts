@@ -22,19 +22,25 @@ test('every documented operation accepts exactly its documented query parameters
   for (const version of [1, 2]) {
     const document = await fetchDocument(api, version);
     for (const [path, method, operation] of operationsOf(document)) {
-      if (method === 'options') continue;
+      if (method === 'options' || method === 'head' || path.endsWith('.xml')) continue;
       const url = `${liveUrl(path, version)}?zz_unknown=1`;
       const response = await api.request({
         method: method.toUpperCase() as 'GET',
         url,
         ...(method === 'post' || method === 'put' ? { json: { name: 'Rex' } } : {}),
+        // The override carrier is a POST only with the override it carries.
+        ...(String(operation.operationId).startsWith('override')
+          ? { headers: { 'x-http-method-override': 'PUT' } }
+          : {}),
       });
       assert.equal(response.statusCode, 400, `${method} ${url}`);
       assert.equal(response.json().code, 2000, `${method} ${url}: ${response.body}`);
       const listed = /Accepted parameters: (.*)\.$/.exec(response.json().message)![1]!.split(', ');
       const documented = documentedQuery(document, path, operation);
-      // The open operation ignores credentials (SPEC §4), so a token in its query string is tolerated but not documented.
-      const expected = operation.security.length === 0 ? [...documented, 'access_token'] : documented;
+      // access_token is the accessToken security scheme, not a parameter; the open operation tolerates it unused.
+      // The override carrier's refusal lists the parameters of the PUT it carried out, where method means nothing.
+      const carrier = String(operation.operationId).startsWith('override');
+      const expected = [...documented.filter((name) => !carrier || name !== 'method'), 'access_token'];
       assert.deepEqual(
         [...listed].sort(),
         [...new Set(expected)].sort(),
@@ -48,7 +54,7 @@ test('every documented query parameter passes the runtime check of its operation
   const api = await build(t);
   const document = await fetchDocument(api, 2);
   for (const [path, method, operation] of operationsOf(document)) {
-    if (method !== 'get') continue;
+    if (method !== 'get' || path.endsWith('.xml')) continue;
     for (const name of documentedQuery(document, path, operation)) {
       const response = await api.request({ url: `${liveUrl(path, 2)}?${name}=x` });
       assert.notEqual(response.json()?.code, 2000, `GET ${path}?${name}=x: ${response.body}`);

@@ -60,9 +60,12 @@ export function parameterNames(document: Json, path: string, operation: Json): s
   return all.map((parameter: Json) => resolve(document, parameter).name);
 }
 
-/** The schema a response gives JSON, by component name: `DogsList`. */
+/** The schema a response gives JSON, by component name: `DogsList` (the operation's own, before any alternative). */
 export function jsonSchemaName(document: Json, response: Json): string {
-  return String(resolve(document, response).content['application/json'].schema.$ref).split('/').pop()!;
+  const schema = resolve(document, response).content['application/json'].schema;
+  return String((schema.anyOf?.[0] ?? schema).$ref)
+    .split('/')
+    .pop()!;
 }
 
 /** Every route the app registered, with its methods, read from Fastify's route tree (`/v1/dogs/:id` → GET, HEAD, …). */

@@ -1,0 +1,71 @@
+// The format suffixes in the document (SPEC §2): each path again as /dogs.json and /dogs.xml, answering that format
+// only; the path without a suffix negotiates by Accept and gives both media types the JSON schema.
+import { capitalize, type JsonObject } from './json-schema.js';
+
+const JSON_TYPE = 'application/json';
+const XML_TYPE = 'application/xml';
+
+type Format = 'json' | 'xml';
+
+/**
+ * The path item under its three paths. Without a suffix, application/xml shares the JSON schema: one success type for
+ * generated clients (a JSON | XML union is unusable); the .xml path gives the exact elements.
+ */
+export function formatPaths(path: string, item: JsonObject): Record<string, JsonObject> {
+  return {
+    [path]: mapOperations(item, '', (response) => mapContent(response, sharedSchema)),
+    [`${path}.json`]: mapOperations(item, 'Json', (response) => only(response, 'json')),
+    [`${path}.xml`]: mapOperations(item, 'Xml', (response) => only(response, 'xml')),
+  };
+}
+
+/** Every response component with a body, once per format, for the suffix paths: `BadRequestJson`, `BadRequestXml`. */
+export function formatResponseComponents(components: Record<string, JsonObject>): Record<string, JsonObject> {
+  const result: Record<string, JsonObject> = {};
+  for (const [name, response] of Object.entries(components)) {
+    if (!response.content) continue;
+    for (const format of ['json', 'xml'] as const) result[`${name}${capitalize(format)}`] = only(response, format);
+  }
+  return result;
+}
+
+function mapOperations(item: JsonObject, suffix: string, map: (response: JsonObject) => JsonObject): JsonObject {
+  const result: JsonObject = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (key === 'parameters') {
+      result[key] = value;
+      continue;
+    }
+    const operation = value as JsonObject;
+    const responses = Object.entries(operation.responses as Record<string, JsonObject>).map(([status, response]) => [
+      status,
+      map(response),
+    ]);
+    result[key] = {
+      ...operation,
+      operationId: `${String(operation.operationId)}${suffix}`,
+      responses: Object.fromEntries(responses),
+    };
+  }
+  return result;
+}
+
+function mapContent(response: JsonObject, map: (content: Record<string, JsonObject>) => JsonObject): JsonObject {
+  const content = response.content as Record<string, JsonObject> | undefined;
+  return content ? { ...response, content: map(content) } : response;
+}
+
+function sharedSchema(content: Record<string, JsonObject>): JsonObject {
+  const json = content[JSON_TYPE];
+  return json && content[XML_TYPE] ? { ...content, [XML_TYPE]: json } : content;
+}
+
+/** The response in one format: a reference to a shared error answer becomes its one-format copy. */
+function only(response: JsonObject, format: Format): JsonObject {
+  const pointer = response.$ref;
+  // NotModified and the HEAD answers (NotFoundHead) have no body to be in one format.
+  if (typeof pointer === 'string')
+    return /\/NotModified$|Head$/.test(pointer) ? response : { $ref: pointer + capitalize(format) };
+  const type = format === 'json' ? JSON_TYPE : XML_TYPE;
+  return mapContent(response, (content) => ({ [type]: content[type] }));
+}
