@@ -182,7 +182,8 @@ function mediaOf(content: Json, mediaType: string): Json | undefined {
 }
 
 function decoded(line: TrafficLine): string {
-  if (line.encoding === undefined || line.encoding === 'identity') return line.body;
+  // A HEAD's answer names its coding but has no body to undo.
+  if (line.encoding === undefined || line.encoding === 'identity' || line.body === '') return line.body;
   const raw = Buffer.from(line.body, 'base64');
   if (line.encoding === 'gzip') return gunzipSync(raw).toString('utf8');
   if (line.encoding === 'br') return brotliDecompressSync(raw).toString('utf8');
