@@ -13,7 +13,7 @@ type Format = 'json' | 'xml';
  */
 export function formatPaths(path: string, item: JsonObject): Record<string, JsonObject> {
   return {
-    [path]: mapOperations(item, '', (response) => mapContent(response, sharedSchema)),
+    [path]: item,
     [`${path}.json`]: mapOperations(item, 'Json', (response) => only(response, 'json')),
     [`${path}.xml`]: mapOperations(item, 'Xml', (response) => only(response, 'xml')),
   };
@@ -53,11 +53,6 @@ function mapOperations(item: JsonObject, suffix: string, map: (response: JsonObj
 function mapContent(response: JsonObject, map: (content: Record<string, JsonObject>) => JsonObject): JsonObject {
   const content = response.content as Record<string, JsonObject> | undefined;
   return content ? { ...response, content: map(content) } : response;
-}
-
-function sharedSchema(content: Record<string, JsonObject>): JsonObject {
-  const json = content[JSON_TYPE];
-  return json && content[XML_TYPE] ? { ...content, [XML_TYPE]: json } : content;
 }
 
 /** The response in one format: a reference to a shared error answer becomes its one-format copy. */

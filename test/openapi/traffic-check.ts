@@ -93,8 +93,7 @@ function checkLine(byVersion: Map<number, VersionDocument>, line: TrafficLine, e
   if (!versioned) return { excluded: 'outside /v<N>: portal, OAuth and infrastructure' };
   const doc = byVersion.get(Number(versioned[1]));
   if (!doc) return { excluded: 'a version the service does not have' };
-  // The router ignores one trailing slash: /v1/dogs/ is /v1/dogs.
-  const path = (versioned[2] ?? '').replace(/(.)\/$/, '$1');
+  const path = routedPath(versioned[2] ?? '');
   const template = doc.match(path);
   if (template === undefined) return unmatchedPath(doc, path, line);
   const item: Json = doc.document.paths[template];
@@ -106,7 +105,30 @@ function checkLine(byVersion: Map<number, VersionDocument>, line: TrafficLine, e
     return { kind: 'method', detail: `${line.method} is not documented at ${template} but answered ${line.status}` };
   }
   exercised.add(`v${versioned[1]} ${line.method} ${template}`);
-  return checkAnswer(doc, operation, line, `${method} ${template}`);
+  return checkAnswer(doc, operation, line, `${method} ${template}`, item[overrideOf(line) ?? '']);
+}
+
+/**
+ * The path the router sees: a format suffix lower-cased (the service reads `.XML` as `.xml`, and the documents say
+ * so), and one trailing slash dropped (/v1/dogs/ is /v1/dogs). A suffix is read from the last segment as sent, so
+ * `/dogs.xml/` has none: it routes `/dogs.xml`, a path no template has.
+ */
+function routedPath(path: string): string {
+  const unslashed = path.replace(/(.)\/$/, '$1');
+  if (unslashed !== path && /\.[^/]*$/.test(unslashed)) return path;
+  return unslashed.replace(/\.(json|xml)$/i, (suffix) => suffix.toLowerCase());
+}
+
+/** The method a GET or POST carries out by override (`?method=`, X-HTTP-Method-Override, a form's method), if any. */
+function overrideOf(line: TrafficLine): string | undefined {
+  if (line.method !== 'GET' && line.method !== 'POST') return undefined;
+  const query = new URLSearchParams(line.url.split('?')[1] ?? '');
+  let named: string | null | undefined = query.get('method') ?? line.override;
+  if (named == null && line.requestBody !== undefined && !/json/.test(line.requestType ?? ''))
+    named = new URLSearchParams(line.requestBody).get('method');
+  if (named == null && line.requestBody !== undefined && /json/.test(line.requestType ?? ''))
+    named = /"method"\s*:\s*"([a-z]+)"/i.exec(line.requestBody)?.[1];
+  return named?.toLowerCase();
 }
 
 /** A 4xx, also one suppressed into a 200 (suppress_response_codes: its response_code says what it would have been). */
@@ -136,16 +158,21 @@ function responseFor(operation: Json, status: number): Json | undefined {
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
 }
 
-function checkAnswer(doc: VersionDocument, operation: Json, line: TrafficLine, where: string): Outcome {
+function checkAnswer(doc: VersionDocument, operation: Json, line: TrafficLine, where: string, carried?: Json): Outcome {
   const documented = responseFor(operation, line.status);
   if (!documented) return { kind: 'status', detail: `${line.status} is not a documented answer of ${where}` };
   const response = doc.resolve(documented);
-  const body = decoded(line);
+  // A HEAD's answer has no body on the wire (RFC 9110 §9.3.2), whatever app.inject hands back.
+  const body = line.method === 'HEAD' ? '' : decoded(line);
   const content: Json | undefined = response.content;
   const mediaType = (line.type ?? '').split(';')[0]!.trim().toLowerCase();
   if (body === '') {
     const mayBeEmpty =
-      line.method === 'HEAD' || line.status === 204 || line.status === 304 || !content || onlyConditional(doc, content);
+      line.method === 'HEAD' ||
+      line.status === 204 ||
+      line.status === 304 ||
+      mayAnswerEmpty(doc, content) ||
+      (carried !== undefined && mayAnswerEmpty(doc, doc.resolve(responseFor(carried, line.status) ?? {}).content));
     if (!mayBeEmpty) return { kind: 'body', detail: `${where} ${line.status}: an empty body where one is documented` };
     // A HEAD names the type its GET would send: that one must be documented too.
     if (!content || mediaType === '' || mediaOf(content, mediaType)) return {};
@@ -164,17 +191,18 @@ function checkAnswer(doc: VersionDocument, operation: Json, line: TrafficLine, w
 }
 
 /**
- * Whether every body a response documents is conditional (an if/then that allows nothing else: a suppressed error),
- * so that the answer may as well have none: a DELETE's 200 is empty unless it carries a suppressed error.
+ * Whether a response may come without a body: it documents none, or only the suppressed error (a schema requiring
+ * response_code), which an answer carries only under suppress_response_codes=true: a DELETE's 200 is empty otherwise.
  */
-function onlyConditional(doc: VersionDocument, content: Json): boolean {
-  const conditional = (given: Json): boolean => {
+function mayAnswerEmpty(doc: VersionDocument, content: Json | undefined): boolean {
+  if (!content) return true;
+  const suppressed = (given: Json): boolean => {
     const schema = doc.resolve(given);
     const branches: Json[] | undefined = schema.anyOf ?? schema.oneOf;
-    if (branches) return branches.every(conditional);
-    return schema.then !== undefined && schema.else?.not !== undefined;
+    if (branches) return branches.every(suppressed);
+    return Array.isArray(schema.required) && schema.required.includes('response_code');
   };
-  return Object.values<Json>(content).every((media) => media.schema !== undefined && conditional(media.schema));
+  return Object.values<Json>(content).every((media) => media.schema !== undefined && suppressed(media.schema));
 }
 
 function mediaOf(content: Json, mediaType: string): Json | undefined {

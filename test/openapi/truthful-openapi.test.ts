@@ -21,11 +21,13 @@ test('each path is described again with .json and .xml, each answering its one f
   assert.deepEqual(Object.keys(json.responses['200'].content), ['application/json']);
   assert.deepEqual(xml.responses['404'], { $ref: '#/components/responses/NotFoundXml' });
   assert.deepEqual(Object.keys(document.components.responses.NotFoundXml.content), ['application/xml']);
-  // Without a suffix, XML shares the JSON schema: generated clients get one success type.
-  assert.deepEqual(
-    plain.responses['200'].content['application/xml'],
-    plain.responses['200'].content['application/json'],
-  );
+  // Without a suffix, each media type has its own schema: XML's is the .xml path's (root <dog>, not the envelope).
+  assert.deepEqual(plain.responses['200'].content['application/xml'], xml.responses['200'].content['application/xml']);
+  assert.deepEqual(plain.responses['200'].content['application/json'].schema.anyOf[0], ref('DogFieldsEnvelope'));
+  assert.deepEqual(document.components.schemas.SuppressedError.xml, { name: 'error' });
+  const negotiated = await api.request({ url: '/v2/dogs/missing', headers: { accept: 'application/xml' } });
+  assert.equal(negotiated.statusCode, 404);
+  assert.match(negotiated.body, /^<\?xml[^>]*\?><error><message>/);
   const created = await api.request({ method: 'POST', url: '/v2/dogs.xml', json: { name: 'Rex' } });
   assert.equal(created.statusCode, 201);
   assert.match(String(created.headers['content-type']), /^application\/xml/);
