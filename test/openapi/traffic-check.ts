@@ -1,10 +1,10 @@
 // Replays recorded exchanges against the OpenAPI documents: path, method, status, content type and body schema.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Json } from './document-helper.js';
 import { schemaName, VersionDocument, type Outcome } from './traffic-document.js';
 import type { TrafficLine } from './traffic-recorder.js';
+import { decoded, featuresOf, overrideOf, routedPath } from './traffic-request.js';
 import { checkXml } from './traffic-xml.js';
 
 export interface Mismatch {
@@ -63,27 +63,6 @@ export function checkTraffic(documents: ReadonlyMap<number, Json>, lines: Iterab
   return report;
 }
 
-/** The service's features a request used that the document may not describe: they name a mismatch's group. */
-function featuresOf(line: TrafficLine): string {
-  const [pathname = '', search = ''] = line.url.split('?');
-  const query = new URLSearchParams(search);
-  const features: string[] = [];
-  const lastSlash = pathname.lastIndexOf('/');
-  if (lastSlash > 0 && pathname.includes('.', lastSlash)) features.push('format suffix');
-  if (query.has('method') || line.override !== undefined || bodyNamesMethod(line)) features.push('method override');
-  if (query.get('suppress_response_codes')?.toLowerCase() === 'true') features.push('suppress_response_codes');
-  if (query.has('access_token')) features.push('access_token');
-  return features.length === 0 ? '' : ` [${features.join(', ')}]`;
-}
-
-/** A form or JSON body with a `method` field: the override a form can carry. */
-function bodyNamesMethod(line: TrafficLine): boolean {
-  const body = line.requestBody;
-  if (body === undefined) return false;
-  if (/json/.test(line.requestType ?? '')) return /"method"\s*:/.test(body);
-  return new URLSearchParams(body).has('method');
-}
-
 function checkLine(byVersion: Map<number, VersionDocument>, line: TrafficLine, exercised: Set<string>): Outcome {
   if (line.protocolError !== undefined) return { excluded: `refused by Node before routing (${line.protocolError})` };
   if (line.host !== undefined && /^(dev|developer)\./.test(line.host))
@@ -106,29 +85,6 @@ function checkLine(byVersion: Map<number, VersionDocument>, line: TrafficLine, e
   }
   exercised.add(`v${versioned[1]} ${line.method} ${template}`);
   return checkAnswer(doc, operation, line, `${method} ${template}`, item[overrideOf(line) ?? '']);
-}
-
-/**
- * The path the router sees: a format suffix lower-cased (the service reads `.XML` as `.xml`, and the documents say
- * so), and one trailing slash dropped (/v1/dogs/ is /v1/dogs). A suffix is read from the last segment as sent, so
- * `/dogs.xml/` has none: it routes `/dogs.xml`, a path no template has.
- */
-function routedPath(path: string): string {
-  const unslashed = path.replace(/(.)\/$/, '$1');
-  if (unslashed !== path && /\.[^/]*$/.test(unslashed)) return path;
-  return unslashed.replace(/\.(json|xml)$/i, (suffix) => suffix.toLowerCase());
-}
-
-/** The method a GET or POST carries out by override (`?method=`, X-HTTP-Method-Override, a form's method), if any. */
-function overrideOf(line: TrafficLine): string | undefined {
-  if (line.method !== 'GET' && line.method !== 'POST') return undefined;
-  const query = new URLSearchParams(line.url.split('?')[1] ?? '');
-  let named: string | null | undefined = query.get('method') ?? line.override;
-  if (named == null && line.requestBody !== undefined && !/json/.test(line.requestType ?? ''))
-    named = new URLSearchParams(line.requestBody).get('method');
-  if (named == null && line.requestBody !== undefined && /json/.test(line.requestType ?? ''))
-    named = /"method"\s*:\s*"([a-z]+)"/i.exec(line.requestBody)?.[1];
-  return named?.toLowerCase();
 }
 
 /** A 4xx, also one suppressed into a 200 (suppress_response_codes: its response_code says what it would have been). */
@@ -207,16 +163,6 @@ function mayAnswerEmpty(doc: VersionDocument, content: Json | undefined): boolea
 
 function mediaOf(content: Json, mediaType: string): Json | undefined {
   return content[mediaType] ?? content[`${mediaType.split('/')[0]}/*`] ?? content['*/*'];
-}
-
-function decoded(line: TrafficLine): string {
-  // A HEAD's answer names its coding but has no body to undo.
-  if (line.encoding === undefined || line.encoding === 'identity' || line.body === '') return line.body;
-  const raw = Buffer.from(line.body, 'base64');
-  if (line.encoding === 'gzip') return gunzipSync(raw).toString('utf8');
-  if (line.encoding === 'br') return brotliDecompressSync(raw).toString('utf8');
-  if (line.encoding === 'deflate') return inflateSync(raw).toString('utf8');
-  return line.body;
 }
 
 function checkJson(doc: VersionDocument, media: Json, body: string, where: string): Outcome {
