@@ -3,6 +3,8 @@
 import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import { allowAnyOrigin, answerPreflight } from './cors.js';
+import { formatSuffixOf } from './format-suffix.js';
+import { formatFromSuffix } from '../representation/formats.js';
 
 /** How a surface answers a method the path does not offer; `allow` is the value of the Allow header to send. */
 export type WrongMethodAnswer = (request: FastifyRequest, reply: FastifyReply, allow: string) => unknown;
@@ -60,7 +62,7 @@ export function routeEveryMethod(app: FastifyInstance, route: EveryMethodRoute):
     ...(route.constraints ? { constraints: route.constraints } : {}),
   };
   app.route({ ...shared, method: offered, handler: route.handler });
-  if (cors) app.route({ ...shared, method: 'OPTIONS', handler: (_request, reply) => answerPreflight(reply, allow) });
+  if (cors) app.route({ ...shared, method: 'OPTIONS', handler: (request, reply) => preflight(request, reply, allow) });
   app.route({
     ...shared,
     method: NODE_METHODS.filter((method) => !offered.includes(method) && !(cors && method === 'OPTIONS')),
@@ -68,4 +70,11 @@ export function routeEveryMethod(app: FastifyInstance, route: EveryMethodRoute):
       ? (request, reply) => wrongMethod(request, allowAnyOrigin(reply), allow)
       : (request, reply) => wrongMethod(request, reply, allow),
   });
+}
+
+/** A preflight answers for the path the request would reach: a format suffix the service does not have is a 400 first. */
+function preflight(request: FastifyRequest, reply: FastifyReply, allow: string): FastifyReply {
+  const suffix = formatSuffixOf(request.raw);
+  if (suffix !== undefined) formatFromSuffix(suffix);
+  return answerPreflight(reply, allow);
 }

@@ -8,6 +8,7 @@ export function suppressedErrorSchema(): JsonObject {
     type: 'object',
     allOf: [ref('schemas', 'Error')],
     required: ['response_code'],
+    xml: { name: 'error' },
     description:
       'With suppress_response_codes=true, an error answered with status 200: the Error document, with the status ' +
       'it would have had in response_code.',

@@ -16,7 +16,6 @@ import type { JsonObject } from './json-schema.js';
 import { resourceParameters, sharedParameters } from './parameters.js';
 import { pathItem } from './paths.js';
 import { formatPaths, formatResponseComponents } from './format-paths.js';
-import { headResponseComponents } from './head.js';
 import { headerComponents, responseComponents } from './responses.js';
 import { resourceSchemas, sharedSchemas, type ResourceLookup } from './component-schemas.js';
 import { searchParameters, searchSchemas } from './search.js';
@@ -77,11 +76,7 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
         searchParameters(defs),
         adoptionParameters(),
       ),
-      responses: {
-        ...responseComponents(),
-        ...formatResponseComponents(responseComponents()),
-        ...headResponseComponents(responseComponents()),
-      },
+      responses: { ...responseComponents(), ...formatResponseComponents(responseComponents()) },
       headers: headerComponents(version),
       securitySchemes: securitySchemes(config),
     },
@@ -108,7 +103,8 @@ function documentedEndpoints(deps: RouteDeps, defs: readonly ResourceDef[]): End
 function markDeprecated(paths: JsonObject): void {
   for (const item of Object.values(paths) as JsonObject[]) {
     for (const [key, operation] of Object.entries(item)) {
-      if (key !== 'parameters') item[key] = { ...(operation as JsonObject), deprecated: true };
+      // A suffix path's description is text, not an operation.
+      if (key !== 'parameters' && key !== 'description') item[key] = { ...(operation as JsonObject), deprecated: true };
     }
   }
 }
@@ -129,7 +125,9 @@ function describeVersion(config: Config, version: Version): string {
   return [
     `The Dog Registry Service keeps dogs, their owners, veterinarians and food. ${status}${sunset}`,
     'Answers are JSON by default and XML on request: end the path with .json or .xml (/dogs.xml, ' +
-      '/dogs/{id}.xml), or send Accept: application/xml.',
+      '/dogs/{id}.xml, in any case: .XML is .xml), or send Accept: application/xml.',
+    'Every path that answers GET answers HEAD too (the Allow header lists it): as HTTP defines HEAD (RFC 9110 ' +
+      '§9.3.2), with the statuses and headers GET would send and no body, so this document lists only the GET.',
     `Every operation needs an OAuth 2.0 access token (client credentials, from ${config.publicUrl}/oauth2/token; ` +
       `see the oauth2 security scheme) ` +
       'except GET /adoptions, which is open to anyone.',

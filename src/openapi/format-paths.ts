@@ -1,5 +1,5 @@
 // The format suffixes in the document (SPEC §2): each path again as /dogs.json and /dogs.xml, answering that format
-// only; the path without a suffix negotiates by Accept and gives both media types the JSON schema.
+// only; the path without a suffix negotiates by Accept, each media type with its own schema.
 import { capitalize, type JsonObject } from './json-schema.js';
 
 const JSON_TYPE = 'application/json';
@@ -8,15 +8,23 @@ const XML_TYPE = 'application/xml';
 type Format = 'json' | 'xml';
 
 /**
- * The path item under its three paths. Without a suffix, application/xml shares the JSON schema: one success type for
- * generated clients (a JSON | XML union is unusable); the .xml path gives the exact elements.
+ * The path item under its three paths. Without a suffix, each media type keeps its own schema (XML's root is `<dog>`,
+ * JSON's the envelope); a generated client's union of them is harmless, as it takes the envelope it asked for by key.
  */
 export function formatPaths(path: string, item: JsonObject): Record<string, JsonObject> {
   return {
-    [path]: mapOperations(item, '', (response) => mapContent(response, sharedSchema)),
-    [`${path}.json`]: mapOperations(item, 'Json', (response) => only(response, 'json')),
-    [`${path}.xml`]: mapOperations(item, 'Xml', (response) => only(response, 'xml')),
+    [path]: item,
+    [`${path}.json`]: { description: suffixed('json'), ...mapOperations(item, 'Json', (r) => only(r, 'json')) },
+    [`${path}.xml`]: { description: suffixed('xml'), ...mapOperations(item, 'Xml', (r) => only(r, 'xml')) },
   };
+}
+
+/** What a suffix path is, and that the service reads the suffix in any case (`.XML` is `.xml`). */
+function suffixed(format: Format): string {
+  return (
+    `The path without its suffix, answering only ${format.toUpperCase()} whatever Accept says. The suffix is read ` +
+    `in any case: .${format.toUpperCase()} is .${format}.`
+  );
 }
 
 /** Every response component with a body, once per format, for the suffix paths: `BadRequestJson`, `BadRequestXml`. */
@@ -55,17 +63,11 @@ function mapContent(response: JsonObject, map: (content: Record<string, JsonObje
   return content ? { ...response, content: map(content) } : response;
 }
 
-function sharedSchema(content: Record<string, JsonObject>): JsonObject {
-  const json = content[JSON_TYPE];
-  return json && content[XML_TYPE] ? { ...content, [XML_TYPE]: json } : content;
-}
-
 /** The response in one format: a reference to a shared error answer becomes its one-format copy. */
 function only(response: JsonObject, format: Format): JsonObject {
   const pointer = response.$ref;
-  // NotModified and the HEAD answers (NotFoundHead) have no body to be in one format.
   if (typeof pointer === 'string')
-    return /\/NotModified$|Head$/.test(pointer) ? response : { $ref: pointer + capitalize(format) };
+    return pointer.endsWith('/NotModified') ? response : { $ref: pointer + capitalize(format) };
   const type = format === 'json' ? JSON_TYPE : XML_TYPE;
   return mapContent(response, (content) => ({ [type]: content[type] }));
 }

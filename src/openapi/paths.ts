@@ -10,7 +10,6 @@ import { PATH_CONTROL_REFS } from './parameters.js';
 import { finishOperation } from './security.js';
 import { withSuppressedAnswers } from './alternatives.js';
 import { withOverrides } from './overrides.js';
-import { headOf } from './head.js';
 
 const VERBS: readonly Verb[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -41,7 +40,6 @@ export function pathItem(
   }
   const operations = withOverrides(item as Record<string, JsonObject>, pathWords(endpoint.path));
   for (const [verb, operation] of Object.entries(operations)) operations[verb] = withSuppressedAnswers(operation);
-  if (operations.get) operations.head = headOf(operations.get);
   // Every API path answers a CORS preflight (SPEC §13).
   operations.options = preflight(endpoint.path, allowHeader(endpoint), (Object.values(item)[0] as JsonObject).tags);
   return { [openApiPath(endpoint.path)]: { parameters: [...parameters, ...PATH_CONTROL_REFS], ...operations } };

@@ -90,6 +90,22 @@ test('a preflight of an API item path needs no token and allows that path method
   assert.equal((await api.request({ url: `/v1/dogs/${dog.id}` })).json().dog.name, 'Rex');
 });
 
+test('a preflight of a path with a format suffix the service does not have is its 400, with CORS', async (t) => {
+  const api = await build(t);
+  for (const url of ['/v2/dogs.yaml', '/v2/owners/abc.', '/v1/search.xml.json']) {
+    const response = await preflight(api, url, 'GET');
+    assert.equal(response.statusCode, 400, url);
+    assert.equal(response.json().code, 1004, url);
+    assert.match(response.json().message, /\.json or \.xml/, url);
+    assert.equal(response.headers['access-control-allow-methods'], undefined, url);
+    assertCors(response, url);
+  }
+  // Upper case is a suffix the service has: `.XML` is `.xml`.
+  const upper = await preflight(api, '/v2/dogs.XML', 'GET');
+  assert.equal(upper.statusCode, 200);
+  assert.equal(upper.headers.allow, 'GET, HEAD, POST');
+});
+
 test('the token, revoke and introspect endpoints and the metadata answer any origin, preflight and errors too', async (t) => {
   const api = await build(t);
   for (const url of ['/oauth2/token', '/oauth2/revoke', '/oauth2/introspect']) {

@@ -22,7 +22,7 @@ test('every versioned operation but the open one needs a token with its scope, a
     if (path.startsWith('/adoptions')) {
       assert.deepEqual(operation.security, [], what);
     } else {
-      const scope = method === 'get' || method === 'head' ? 'read' : 'write';
+      const scope = method === 'get' ? 'read' : 'write';
       assert.deepEqual(operation.security, [{ oauth2: [scope] }, { accessToken: [scope] }], what);
       assert.ok(resolve(document, operation.responses['401']).headers['WWW-Authenticate'], `${what} 401`);
       assert.ok(resolve(document, operation.responses['403']).headers['WWW-Authenticate'], `${what} 403`);

@@ -1,10 +1,10 @@
 // Replays recorded exchanges against the OpenAPI documents: path, method, status, content type and body schema.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Json } from './document-helper.js';
 import { schemaName, VersionDocument, type Outcome } from './traffic-document.js';
 import type { TrafficLine } from './traffic-recorder.js';
+import { decoded, featuresOf, overrideOf, routedPath } from './traffic-request.js';
 import { checkXml } from './traffic-xml.js';
 
 export interface Mismatch {
@@ -63,27 +63,6 @@ export function checkTraffic(documents: ReadonlyMap<number, Json>, lines: Iterab
   return report;
 }
 
-/** The service's features a request used that the document may not describe: they name a mismatch's group. */
-function featuresOf(line: TrafficLine): string {
-  const [pathname = '', search = ''] = line.url.split('?');
-  const query = new URLSearchParams(search);
-  const features: string[] = [];
-  const lastSlash = pathname.lastIndexOf('/');
-  if (lastSlash > 0 && pathname.includes('.', lastSlash)) features.push('format suffix');
-  if (query.has('method') || line.override !== undefined || bodyNamesMethod(line)) features.push('method override');
-  if (query.get('suppress_response_codes')?.toLowerCase() === 'true') features.push('suppress_response_codes');
-  if (query.has('access_token')) features.push('access_token');
-  return features.length === 0 ? '' : ` [${features.join(', ')}]`;
-}
-
-/** A form or JSON body with a `method` field: the override a form can carry. */
-function bodyNamesMethod(line: TrafficLine): boolean {
-  const body = line.requestBody;
-  if (body === undefined) return false;
-  if (/json/.test(line.requestType ?? '')) return /"method"\s*:/.test(body);
-  return new URLSearchParams(body).has('method');
-}
-
 function checkLine(byVersion: Map<number, VersionDocument>, line: TrafficLine, exercised: Set<string>): Outcome {
   if (line.protocolError !== undefined) return { excluded: `refused by Node before routing (${line.protocolError})` };
   if (line.host !== undefined && /^(dev|developer)\./.test(line.host))
@@ -93,8 +72,7 @@ function checkLine(byVersion: Map<number, VersionDocument>, line: TrafficLine, e
   if (!versioned) return { excluded: 'outside /v<N>: portal, OAuth and infrastructure' };
   const doc = byVersion.get(Number(versioned[1]));
   if (!doc) return { excluded: 'a version the service does not have' };
-  // The router ignores one trailing slash: /v1/dogs/ is /v1/dogs.
-  const path = (versioned[2] ?? '').replace(/(.)\/$/, '$1');
+  const path = routedPath(versioned[2] ?? '');
   const template = doc.match(path);
   if (template === undefined) return unmatchedPath(doc, path, line);
   const item: Json = doc.document.paths[template];
@@ -106,7 +84,7 @@ function checkLine(byVersion: Map<number, VersionDocument>, line: TrafficLine, e
     return { kind: 'method', detail: `${line.method} is not documented at ${template} but answered ${line.status}` };
   }
   exercised.add(`v${versioned[1]} ${line.method} ${template}`);
-  return checkAnswer(doc, operation, line, `${method} ${template}`);
+  return checkAnswer(doc, operation, line, `${method} ${template}`, item[overrideOf(line) ?? '']);
 }
 
 /** A 4xx, also one suppressed into a 200 (suppress_response_codes: its response_code says what it would have been). */
@@ -136,16 +114,21 @@ function responseFor(operation: Json, status: number): Json | undefined {
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
 }
 
-function checkAnswer(doc: VersionDocument, operation: Json, line: TrafficLine, where: string): Outcome {
+function checkAnswer(doc: VersionDocument, operation: Json, line: TrafficLine, where: string, carried?: Json): Outcome {
   const documented = responseFor(operation, line.status);
   if (!documented) return { kind: 'status', detail: `${line.status} is not a documented answer of ${where}` };
   const response = doc.resolve(documented);
-  const body = decoded(line);
+  // A HEAD's answer has no body on the wire (RFC 9110 §9.3.2), whatever app.inject hands back.
+  const body = line.method === 'HEAD' ? '' : decoded(line);
   const content: Json | undefined = response.content;
   const mediaType = (line.type ?? '').split(';')[0]!.trim().toLowerCase();
   if (body === '') {
     const mayBeEmpty =
-      line.method === 'HEAD' || line.status === 204 || line.status === 304 || !content || onlyConditional(doc, content);
+      line.method === 'HEAD' ||
+      line.status === 204 ||
+      line.status === 304 ||
+      mayAnswerEmpty(doc, content) ||
+      (carried !== undefined && mayAnswerEmpty(doc, doc.resolve(responseFor(carried, line.status) ?? {}).content));
     if (!mayBeEmpty) return { kind: 'body', detail: `${where} ${line.status}: an empty body where one is documented` };
     // A HEAD names the type its GET would send: that one must be documented too.
     if (!content || mediaType === '' || mediaOf(content, mediaType)) return {};
@@ -164,31 +147,22 @@ function checkAnswer(doc: VersionDocument, operation: Json, line: TrafficLine, w
 }
 
 /**
- * Whether every body a response documents is conditional (an if/then that allows nothing else: a suppressed error),
- * so that the answer may as well have none: a DELETE's 200 is empty unless it carries a suppressed error.
+ * Whether a response may come without a body: it documents none, or only the suppressed error (a schema requiring
+ * response_code), which an answer carries only under suppress_response_codes=true: a DELETE's 200 is empty otherwise.
  */
-function onlyConditional(doc: VersionDocument, content: Json): boolean {
-  const conditional = (given: Json): boolean => {
+function mayAnswerEmpty(doc: VersionDocument, content: Json | undefined): boolean {
+  if (!content) return true;
+  const suppressed = (given: Json): boolean => {
     const schema = doc.resolve(given);
     const branches: Json[] | undefined = schema.anyOf ?? schema.oneOf;
-    if (branches) return branches.every(conditional);
-    return schema.then !== undefined && schema.else?.not !== undefined;
+    if (branches) return branches.every(suppressed);
+    return Array.isArray(schema.required) && schema.required.includes('response_code');
   };
-  return Object.values<Json>(content).every((media) => media.schema !== undefined && conditional(media.schema));
+  return Object.values<Json>(content).every((media) => media.schema !== undefined && suppressed(media.schema));
 }
 
 function mediaOf(content: Json, mediaType: string): Json | undefined {
   return content[mediaType] ?? content[`${mediaType.split('/')[0]}/*`] ?? content['*/*'];
-}
-
-function decoded(line: TrafficLine): string {
-  // A HEAD's answer names its coding but has no body to undo.
-  if (line.encoding === undefined || line.encoding === 'identity' || line.body === '') return line.body;
-  const raw = Buffer.from(line.body, 'base64');
-  if (line.encoding === 'gzip') return gunzipSync(raw).toString('utf8');
-  if (line.encoding === 'br') return brotliDecompressSync(raw).toString('utf8');
-  if (line.encoding === 'deflate') return inflateSync(raw).toString('utf8');
-  return line.body;
 }
 
 function checkJson(doc: VersionDocument, media: Json, body: string, where: string): Outcome {

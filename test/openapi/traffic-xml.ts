@@ -45,14 +45,15 @@ function xmlShapeProblem(doc: VersionDocument, given: Json, value: unknown, at: 
   // Text (a leaf, or an element left empty: no children, null or an empty list) is not compared.
   if (typeof value !== 'object' || value === null || schema === undefined) return undefined;
   const byElement = new Map<string, Json>();
-  for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
+  const { properties, required } = ownAndAllOf(doc, schema);
+  for (const [name, property] of Object.entries<Json>(properties)) {
     const resolved = doc.resolve(property);
     const list = branchOf(doc, resolved, 'array');
     byElement.set(list?.xml?.name ?? resolved.xml?.name ?? name, resolved);
     if (list && !list.xml?.wrapped) byElement.set(doc.resolve(list.items).xml?.name ?? name, resolved);
   }
-  for (const required of schema.required ?? []) {
-    if (!(required in (value as Json))) return `<${at}> has no <${required}>`;
+  for (const name of required) {
+    if (!(name in (value as Json))) return `<${at}> has no <${name}>`;
   }
   for (const [name, child] of Object.entries(value as Json)) {
     const property = byElement.get(name);
@@ -91,4 +92,13 @@ function branchOf(doc: VersionDocument, schema: Json, type: 'object' | 'array'):
   if (fits(schema)) return schema;
   const branches: Json[] = schema.anyOf ?? schema.oneOf ?? [];
   return branches.map((branch) => doc.resolve(branch)).find(fits);
+}
+
+/** The properties and required names of an object schema with those of its allOf members (SuppressedError's Error). */
+function ownAndAllOf(doc: VersionDocument, schema: Json): { properties: Json; required: string[] } {
+  const parts = [schema, ...((schema.allOf ?? []) as Json[]).map((member) => doc.resolve(member))];
+  return {
+    properties: Object.assign({}, ...parts.map((part) => part.properties ?? {})),
+    required: parts.flatMap((part) => part.required ?? []),
+  };
 }
