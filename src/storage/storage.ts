@@ -2,6 +2,7 @@
 import type { AuthStore } from '../auth/auth-store.js';
 import type { Filter, Sort } from '../query/collection.js';
 import type { AssociationDef, Item, ResourceDef, WriteValues } from '../resources/definition.js';
+import type { RequestLogStore } from './request-log-store.js';
 
 /**
  * Whose data a call may see: every row carries its tenant. A scope says which rows a call reads
@@ -102,6 +103,8 @@ export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
   /** Accounts, OAuth clients and access tokens, in the same database. */
   readonly auth: AuthStore;
+  /** The request log of the developer portal (SPEC §12), in the same database. */
+  readonly requestLog: RequestLogStore;
   /** Statements run so far: instrumentation (tests check that nested loading is batched). */
   readonly queryCount: number;
   /** Creates or upgrades the schema; safe to run on every start. */

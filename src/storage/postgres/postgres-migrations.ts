@@ -143,4 +143,32 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       );
       CREATE INDEX access_tokens_expiry ON access_tokens (expires_at);`,
   },
+  {
+    version: 4,
+    description: 'the request log: API requests per account and app, for the developer portal',
+    // Tenant data like the resources (distributed by tenant_id under Citus). time is ms since the
+    // epoch; duration_ms has sub-millisecond precision; status_class (status / 100) is indexed for the filter.
+    sql: `
+      CREATE TABLE request_log (
+        tenant_id text NOT NULL,
+        seq bigserial NOT NULL,
+        client_id text NOT NULL,
+        time bigint NOT NULL,
+        method text NOT NULL,
+        path text NOT NULL,
+        version integer NOT NULL,
+        status integer NOT NULL,
+        status_class integer NOT NULL,
+        code integer,
+        message text,
+        duration_ms double precision NOT NULL,
+        request_id text NOT NULL,
+        PRIMARY KEY (tenant_id, seq)
+      );
+      CREATE INDEX request_log_app ON request_log (tenant_id, client_id, seq);
+      CREATE INDEX request_log_class ON request_log (tenant_id, client_id, status_class, seq);
+      CREATE INDEX request_log_request ON request_log (tenant_id, request_id);
+      CREATE INDEX request_log_usage ON request_log (tenant_id, client_id, time);
+      CREATE INDEX request_log_age ON request_log (time);`,
+  },
 ];

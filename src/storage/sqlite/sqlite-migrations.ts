@@ -131,4 +131,31 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       );
       CREATE INDEX access_tokens_expiry ON access_tokens (expires_at);`,
   },
+  {
+    version: 4,
+    description: 'the request log: API requests per account and app, for the developer portal',
+    // time is ms since the epoch; duration_ms has sub-millisecond precision (a REAL); status_class is
+    // status / 100, stored so the filter by class (2xx…5xx) has an index.
+    sql: `
+      CREATE TABLE request_log (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        time INTEGER NOT NULL,
+        method TEXT NOT NULL,
+        path TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        status INTEGER NOT NULL,
+        status_class INTEGER NOT NULL,
+        code INTEGER,
+        message TEXT,
+        duration_ms REAL NOT NULL,
+        request_id TEXT NOT NULL
+      );
+      CREATE INDEX request_log_app ON request_log (tenant_id, client_id, seq);
+      CREATE INDEX request_log_class ON request_log (tenant_id, client_id, status_class, seq);
+      CREATE INDEX request_log_request ON request_log (tenant_id, request_id);
+      CREATE INDEX request_log_usage ON request_log (tenant_id, client_id, time);
+      CREATE INDEX request_log_age ON request_log (time);`,
+  },
 ];
