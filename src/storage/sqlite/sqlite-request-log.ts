@@ -78,9 +78,10 @@ export class SqliteRequestLog implements RequestLogStore {
 
   async usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]> {
     const rows = this.read<{ start: number; statusClass: StatusClass; count: number }>(
-      'SELECT (time / ?) * ? AS start, status_class AS statusClass, count(*) AS count FROM request_log ' +
+      // % works on integers (a bound number is a REAL to SQLite, which / would keep fractional).
+      'SELECT time - time % ? AS start, status_class AS statusClass, count(*) AS count FROM request_log ' +
         'WHERE tenant_id = ? AND client_id = ? AND time >= ? GROUP BY start, status_class ORDER BY start, status_class',
-      [bucketMs, bucketMs, scope.tenantId, clientId, since],
+      [bucketMs, scope.tenantId, clientId, since],
     );
     return rows;
   }
