@@ -22,8 +22,13 @@ export interface RecorderOptions {
   readonly capacity?: number;
   /** SPEC §12: at most this many entries per app. */
   readonly keepPerApp?: number;
-  /** Pruning runs after a flush, at most this often (ms). */
+  /** Pruning by age (and by count of every app written) runs after a flush, at most this often (ms). */
   readonly pruneEveryMs?: number;
+  /**
+   * An app with this many entries written since its last pruning is pruned by count after the flush, so that each
+   * pruning deletes about this many entries, never a busy minute's worth at once.
+   */
+  readonly pruneChunk?: number;
 }
 
 /**
@@ -57,13 +62,14 @@ export class RequestRecorder {
   private buffer: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout | undefined;
-  /** The apps written since the last pruning: only they can have grown past their count. */
-  private readonly touched = new Map<string, Caller>();
+  /** The apps written since their last pruning, with how many entries: only they can have grown past their count. */
+  private readonly touched = new Map<string, { readonly caller: Caller; written: number }>();
   private readonly prunes: NowAndThen;
   private readonly batchSize: number;
   private readonly maxBatch: number;
   private readonly capacity: number;
   private readonly keepPerApp: number;
+  private readonly pruneChunk: number;
   private readonly days: number;
 
   constructor(
@@ -78,6 +84,7 @@ export class RequestRecorder {
     this.capacity = options.capacity ?? 20000;
     this.keepPerApp = options.keepPerApp ?? 10000;
     this.prunes = new NowAndThen(options.pruneEveryMs ?? 60000);
+    this.pruneChunk = options.pruneChunk ?? 1000;
     if (this.enabled) {
       this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
       this.timer.unref();
@@ -120,12 +127,21 @@ export class RequestRecorder {
     while (this.flushing || this.buffer.length > 0) await this.flush();
   }
 
-  /** Deletes entries older than REQUEST_LOG_DAYS and, of the apps written since the last time, all but their newest. */
-  async prune(now = Date.now()): Promise<void> {
-    const apps = [...this.touched.values()];
-    this.touched.clear();
+  /**
+   * Once per interval, entries older than REQUEST_LOG_DAYS and all but the newest of every app written since; in
+   * between, all but the newest of the apps that wrote a chunk since their last pruning.
+   */
+  async prune(): Promise<void> {
+    const due = this.prunes.due();
+    const apps: Caller[] = [];
+    for (const [key, app] of this.touched) {
+      if (!due && app.written < this.pruneChunk) continue;
+      apps.push(app.caller);
+      this.touched.delete(key);
+    }
+    if (!due && apps.length === 0) return;
     try {
-      await this.store.prune(now - this.days * DAY_MS, apps, this.keepPerApp);
+      await this.store.prune(due ? Date.now() - this.days * DAY_MS : undefined, apps, this.keepPerApp);
     } catch (error) {
       this.log.error({ err: error }, 'request log: pruning failed');
     }
@@ -136,7 +152,7 @@ export class RequestRecorder {
       await this.write(this.take());
       if (this.buffer.length < this.batchSize) break;
     }
-    if (this.touched.size > 0 && this.prunes.due()) await this.prune();
+    if (this.touched.size > 0) await this.prune();
   }
 
   private take(): Pending[] {
@@ -163,7 +179,9 @@ export class RequestRecorder {
     const { caller, error } = pending;
     const { tenantId, clientId } = caller;
     const key = `${tenantId} ${clientId}`;
-    if (!this.touched.has(key)) this.touched.set(key, caller);
+    const app = this.touched.get(key);
+    if (app) app.written += 1;
+    else this.touched.set(key, { caller, written: 1 });
     return {
       tenantId,
       clientId,

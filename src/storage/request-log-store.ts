@@ -64,11 +64,11 @@ export interface RequestLogStore {
   /** One app's requests since `since` (ms), counted per bucket of `bucketMs` (from the epoch, UTC) and status class. */
   usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]>;
   /**
-   * Deletes entries older than `before` (ms), and for each app given all but its newest `keepPerApp`; returns how many
-   * went.
+   * Deletes entries older than `before` (ms; undefined: none by age), and for each app given all but its newest
+   * `keepPerApp`; returns how many went.
    */
   prune(
-    before: number,
+    before: number | undefined,
     apps: Iterable<{ readonly tenantId: string; readonly clientId: string }>,
     keepPerApp: number,
   ): Promise<number>;

@@ -148,4 +148,8 @@ test('pruning deletes entries older than the cut-off, and all but the newest of 
   assert.equal((await log.list(tenantScope('tenant-b'), { clientId: 'app-1', limit: 100 })).entries.length, 6);
   // An app under its limit loses nothing.
   assert.equal(await log.prune(NOW - 7 * DAY_MS, [{ tenantId: 'tenant-b', clientId: 'app-1' }], 10), 0);
+  // Without a cut-off, only the count.
+  await log.insertBatch([entry({ requestId: 'older', time: NOW - 9 * DAY_MS, clientId: 'app-3' })]);
+  assert.equal(await log.prune(undefined, [{ tenantId: 'tenant-a', clientId: 'app-2' }], 5), 1);
+  assert.equal((await log.list(tenantScope('tenant-a'), { clientId: 'app-3', limit: 100 })).entries.length, 1);
 });

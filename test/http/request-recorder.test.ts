@@ -9,7 +9,7 @@ import type { RequestLogEntry, RequestLogStore } from '../../src/storage/request
 
 class MemoryStore {
   readonly batches: RequestLogEntry[][] = [];
-  readonly prunes: Array<{ before: number; apps: string[]; keep: number }> = [];
+  readonly prunes: Array<{ before: number | undefined; apps: string[]; keep: number }> = [];
   failing = false;
 
   insertBatch(entries: readonly RequestLogEntry[]): Promise<void> {
@@ -18,7 +18,11 @@ class MemoryStore {
     return Promise.resolve();
   }
 
-  prune(before: number, apps: Iterable<{ tenantId: string; clientId: string }>, keep: number): Promise<number> {
+  prune(
+    before: number | undefined,
+    apps: Iterable<{ tenantId: string; clientId: string }>,
+    keep: number,
+  ): Promise<number> {
     this.prunes.push({ before, apps: [...apps].map((app) => `${app.tenantId}/${app.clientId}`), keep });
     return Promise.resolve(0);
   }
@@ -90,10 +94,25 @@ test('pruning after a flush names the apps written since the last one, at most o
   const [prune] = store.prunes;
   assert.deepEqual(prune!.apps, ['a/app1', 'b/app2']);
   assert.equal(prune!.keep, 10000);
-  assert.ok(Math.abs(prune!.before - (before - 3 * 24 * 3600 * 1000)) < 5000);
+  assert.ok(Math.abs(prune!.before! - (before - 3 * 24 * 3600 * 1000)) < 5000);
   log.record(apiRequest('a', 'app1'), 200, 0.5, 2);
   await log.close();
   assert.equal(store.prunes.length, 1, 'not again within the interval');
+});
+
+test('between the intervals, an app that wrote a chunk is pruned by count alone, so no pruning is large', async () => {
+  const store = new MemoryStore();
+  const log = recorder(store, { keepPerApp: 5, pruneChunk: 3, pruneEveryMs: 60000, flushMs: 60000 });
+  log.record(apiRequest('a', 'app1'), 200, 0.5, 2);
+  await log.flush();
+  assert.equal(store.prunes.length, 1, 'the first flush prunes by age');
+  for (let index = 0; index < 3; index += 1) log.record(apiRequest('a', 'app1'), 200, 0.5, 2);
+  log.record(apiRequest('b', 'app2'), 200, 0.5, 2);
+  await log.flush();
+  assert.deepEqual(store.prunes[1], { before: undefined, apps: ['a/app1'], keep: 5 });
+  log.record(apiRequest('b', 'app2'), 200, 0.5, 2);
+  await log.close();
+  assert.equal(store.prunes.length, 2, 'app2 has written 2 of its chunk of 3');
 });
 
 test('every spelling of access_token in the query is masked, and nothing else', () => {

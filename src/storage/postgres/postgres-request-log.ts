@@ -122,11 +122,11 @@ export class PostgresRequestLog implements RequestLogStore {
   }
 
   async prune(
-    before: number,
+    before: number | undefined,
     apps: Iterable<{ readonly tenantId: string; readonly clientId: string }>,
     keepPerApp: number,
   ): Promise<number> {
-    let deleted = await this.db.run('DELETE FROM request_log WHERE time < $1', [before]);
+    let deleted = before === undefined ? 0 : await this.db.run('DELETE FROM request_log WHERE time < $1', [before]);
     // Per app: everything below its keepPerApp-th newest seq, found by the (tenant_id, client_id, seq) index.
     for (const { tenantId, clientId } of apps) {
       deleted += await this.db.run(

@@ -87,12 +87,12 @@ export class SqliteRequestLog implements RequestLogStore {
   }
 
   async prune(
-    before: number,
+    before: number | undefined,
     apps: Iterable<{ readonly tenantId: string; readonly clientId: string }>,
     keepPerApp: number,
   ): Promise<number> {
     return this.writes.run(() => {
-      let deleted = this.statements.get('DELETE FROM request_log WHERE time < ?').run(before).changes;
+      let deleted = before === undefined ? 0 : this.pruneOlder(before);
       // The newest keepPerApp of an app by its index; everything below the last kept seq goes.
       const cut = this.statements.pluck(
         'SELECT seq FROM request_log WHERE tenant_id = ? AND client_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
@@ -104,6 +104,19 @@ export class SqliteRequestLog implements RequestLogStore {
       }
       return deleted;
     });
+  }
+
+  /**
+   * Rowid order is time order (migration 4): the first entry young enough bounds the range to delete, found by reading
+   * exactly the entries that go.
+   */
+  private pruneOlder(before: number): number {
+    const young = this.statements
+      .pluck('SELECT seq FROM request_log WHERE time >= ? ORDER BY seq LIMIT 1')
+      .get(before) as number | undefined;
+    return young === undefined
+      ? this.statements.get('DELETE FROM request_log').run().changes
+      : this.statements.get('DELETE FROM request_log WHERE seq < ?').run(young).changes;
   }
 
   private read<Row>(sql: string, params: readonly unknown[]): Row[] {
