@@ -147,8 +147,9 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     version: 4,
     description: 'the request log: API requests per account and app, for the developer portal',
     // Tenant data like the resources (distributed by tenant_id under Citus). time is ms since the epoch;
-    // duration_ms has sub-millisecond precision; status_class is status / 100. The indexes of SQLite's migration 4,
-    // and (time) for pruning by age: several nodes write, so seq order is not time order here.
+    // duration_ms has sub-millisecond precision; status_class is status / 100. Unlike SQLite's, seq is one sequence
+    // (several nodes write) and the indexes cost the database server, not the nodes: an app's range, the request id,
+    // and time for pruning by age.
     sql: `
       CREATE TABLE request_log (
         tenant_id text NOT NULL,

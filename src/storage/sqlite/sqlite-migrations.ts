@@ -135,14 +135,14 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     version: 4,
     description: 'the request log: API requests per account and app, for the developer portal',
     // time is ms since the epoch; duration_ms has sub-millisecond precision (a REAL); status_class is status / 100.
-    // Two indexes only: each costs every logged request an insert and a delete (docs/decisions.md, Request log).
-    // The filter by class and the usage read an app's entries through request_log_app (at most 10,000 an app);
-    // pruning by age walks the rowid order, which is time order here (one process writes, in the order it answers).
+    // Clustered by app (WITHOUT ROWID), seq counted per app, and no other index: every logged request costs one
+    // append to its app's range and, once past 10,000, one delete at its start (docs/decisions.md, Request log).
+    // The filters and the usage read an app's range (at most 10,000 entries); seq order is time order within it.
     sql: `
       CREATE TABLE request_log (
-        seq INTEGER PRIMARY KEY,
         tenant_id TEXT NOT NULL,
         client_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
         time INTEGER NOT NULL,
         method TEXT NOT NULL,
         path TEXT NOT NULL,
@@ -152,9 +152,8 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
         code INTEGER,
         message TEXT,
         duration_ms REAL NOT NULL,
-        request_id TEXT NOT NULL
-      );
-      CREATE INDEX request_log_app ON request_log (tenant_id, client_id, seq);
-      CREATE INDEX request_log_request ON request_log (tenant_id, request_id);`,
+        request_id TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, client_id, seq)
+      ) WITHOUT ROWID;`,
   },
 ];

@@ -1,4 +1,5 @@
-// The request log in the SQLite database: batches written through the storage's group commit, reads by index.
+// The request log in the SQLite database: one range per app (seq counted per app), batches written through the
+// storage's group commit.
 import {
   pageOf,
   statusClassOf,
@@ -19,10 +20,23 @@ const COLUMNS =
   'duration_ms AS durationMs, request_id AS requestId';
 
 const INSERT =
-  'INSERT INTO request_log (tenant_id, client_id, time, method, path, version, status, status_class, code, ' +
-  'message, duration_ms, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+  'INSERT INTO request_log (seq, tenant_id, client_id, time, method, path, version, status, status_class, code, ' +
+  'message, duration_ms, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+const LAST_SEQ = 'SELECT max(seq) FROM request_log WHERE tenant_id = ? AND client_id = ?';
+
+/** The app after (tenant, client) in key order: pruning by age visits the apps this way, one index seek each. */
+const NEXT_APP =
+  'SELECT tenant_id, client_id FROM request_log WHERE (tenant_id, client_id) > (?, ?) ' +
+  'ORDER BY tenant_id, client_id LIMIT 1';
 
 export class SqliteRequestLog implements RequestLogStore {
+  /**
+   * The last seq of each app written by this process: only this process writes the database (its lock is exclusive),
+   * so the database's max is read once per app.
+   */
+  private readonly lastSeq = new Map<string, number>();
+
   constructor(
     private readonly statements: Statements,
     private readonly writes: GroupCommit,
@@ -34,6 +48,7 @@ export class SqliteRequestLog implements RequestLogStore {
       const insert = this.statements.get(INSERT);
       for (const entry of entries) {
         insert.run(
+          this.nextSeq(entry.tenantId, entry.clientId),
           entry.tenantId,
           entry.clientId,
           entry.time,
@@ -93,30 +108,46 @@ export class SqliteRequestLog implements RequestLogStore {
   ): Promise<number> {
     return this.writes.run(() => {
       let deleted = before === undefined ? 0 : this.pruneOlder(before);
-      // The newest keepPerApp of an app by its index; everything below the last kept seq goes.
-      const cut = this.statements.pluck(
-        'SELECT seq FROM request_log WHERE tenant_id = ? AND client_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
-      );
-      const remove = this.statements.get('DELETE FROM request_log WHERE tenant_id = ? AND client_id = ? AND seq < ?');
+      // seq is counted per app: its newest keepPerApp are the last keepPerApp numbers, found without a walk.
+      const remove = this.statements.get('DELETE FROM request_log WHERE tenant_id = ? AND client_id = ? AND seq <= ?');
       for (const { tenantId, clientId } of apps) {
-        const last = cut.get(tenantId, clientId, keepPerApp - 1) as number | undefined;
-        if (last !== undefined) deleted += remove.run(tenantId, clientId, last).changes;
+        const last = this.statements.pluck(LAST_SEQ).get(tenantId, clientId) as number | null;
+        if (last !== null && last > keepPerApp) deleted += remove.run(tenantId, clientId, last - keepPerApp).changes;
       }
       return deleted;
     });
   }
 
+  /** The next seq of an app: one more than its last. */
+  private nextSeq(tenantId: string, clientId: string): number {
+    const key = `${tenantId} ${clientId}`;
+    const last =
+      this.lastSeq.get(key) ?? (this.statements.pluck(LAST_SEQ).get(tenantId, clientId) as number | null) ?? 0;
+    this.lastSeq.set(key, last + 1);
+    return last + 1;
+  }
+
   /**
-   * Rowid order is time order (migration 4): the first entry young enough bounds the range to delete, found by reading
-   * exactly the entries that go.
+   * Visits every app (one index seek each) and deletes the start of its range older than `before`: within an app, seq
+   * order is time order, so the first young entry bounds the range, found by reading exactly the entries that go.
    */
   private pruneOlder(before: number): number {
-    const young = this.statements
-      .pluck('SELECT seq FROM request_log WHERE time >= ? ORDER BY seq LIMIT 1')
-      .get(before) as number | undefined;
-    return young === undefined
-      ? this.statements.get('DELETE FROM request_log').run().changes
-      : this.statements.get('DELETE FROM request_log WHERE seq < ?').run(young).changes;
+    const next = this.statements.raw(NEXT_APP);
+    const young = this.statements.pluck(
+      'SELECT seq FROM request_log WHERE tenant_id = ? AND client_id = ? AND time >= ? ORDER BY seq LIMIT 1',
+    );
+    const removeAll = this.statements.get('DELETE FROM request_log WHERE tenant_id = ? AND client_id = ?');
+    const remove = this.statements.get('DELETE FROM request_log WHERE tenant_id = ? AND client_id = ? AND seq < ?');
+    let deleted = 0;
+    let app = next.get('', '') as [string, string] | undefined;
+    while (app) {
+      const [tenantId, clientId] = app;
+      const first = young.get(tenantId, clientId, before) as number | undefined;
+      deleted += (first === undefined ? removeAll.run(tenantId, clientId) : remove.run(tenantId, clientId, first))
+        .changes;
+      app = next.get(tenantId, clientId) as [string, string] | undefined;
+    }
+    return deleted;
   }
 
   private read<Row>(sql: string, params: readonly unknown[]): Row[] {
