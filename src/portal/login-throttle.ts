@@ -6,7 +6,7 @@
 import { NowAndThen } from '../now-and-then.js';
 
 /** Failures allowed per key in a window; the next attempt in the window is refused. */
-export const LOGIN_FAILURES_PER_MINUTE = 10;
+const LOGIN_FAILURES_PER_MINUTE = 10;
 const WINDOW_MS = 60_000;
 
 interface Window {
