@@ -6,7 +6,7 @@ import { readBody } from '../http/raw-body.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { escapeHtml, homeOf, page } from './html.js';
 import { LoginThrottle } from './login-throttle.js';
-import { frameOf, redirectToLogin, safeNext, sendPage, sessionOf } from './portal-context.js';
+import { frameOf, safeNext, sendPage, sessionOf } from './portal-context.js';
 import { csrfValid, type Sessions } from './sessions.js';
 import { csrfRefusedPage } from './session-pages.js';
 
@@ -72,7 +72,8 @@ export function registerLogin(app: FastifyInstance, options: LoginOptions): void
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const session = sessionOf(request);
-      if (!session) return redirectToLogin(request, reply, prefix);
+      // No session (ended already, or on another node): nothing to end, and nowhere to log in to come back to.
+      if (!session) return reply.redirect(homeOf(prefix), 303);
       if (!csrfValid(session, readBody(request)?.csrf)) return csrfRefusedPage(request, reply, prefix);
       await sessions.end(reply, session);
       return reply.redirect(homeOf(prefix), 303);

@@ -143,6 +143,11 @@ test('logout with the CSRF token ends the session on the server and goes home (3
   const after = await getPage(api, '/portal/dashboard', cookie);
   assert.equal(after.statusCode, 303);
   assert.equal(after.headers.location, '/portal/login?next=%2Fportal%2Fdashboard');
+  // Logging out again (a second tab) has nothing to end: home, and no cookie is set.
+  const twice = await api.app.inject({ method: 'POST', url: '/portal/logout', headers: { cookie }, payload: '' });
+  assert.equal(twice.statusCode, 303);
+  assert.equal(twice.headers.location, '/portal');
+  assert.equal(twice.headers['set-cookie'], undefined);
 });
 
 test('a logout without the CSRF token, or with a wrong one, answers 403 and ends nothing', async (t) => {
