@@ -66,6 +66,10 @@ test('a page shown to a session is no-store; the same page without one is not', 
     assert.match(page.body, /<form method="post" action="\/portal\/logout" class="inline">/, url);
     assert.match(page.body, /href="\/portal\/dashboard">Dashboard</, url);
   }
+  const missing = await getPage(api, '/portal/no/such/page', cookie);
+  assert.equal(missing.statusCode, 404);
+  assert.equal(missing.headers['cache-control'], 'no-store');
+  assert.match(missing.body, /action="\/portal\/logout"/, 'the 404 page knows the session too');
   const anonymous = await getPage(api, '/portal/errors');
   assert.equal(anonymous.headers['cache-control'], undefined);
   assert.match(anonymous.body, /href="\/portal\/login">Log in</);
