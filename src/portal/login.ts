@@ -21,31 +21,28 @@ interface LoginOptions {
   readonly sessions: Sessions;
   readonly prefix: string;
   readonly wrongMethod: WrongMethodAnswer;
-  readonly throttle?: LoginThrottle;
 }
 
 export function registerLogin(app: FastifyInstance, options: LoginOptions): void {
-  const { store, sessions, prefix, wrongMethod } = options;
-  const throttle = options.throttle ?? new LoginThrottle();
-  const dashboard = `${prefix}/dashboard`;
-
+  const { prefix, wrongMethod } = options;
+  const logIn = loginHandler(options, new LoginThrottle());
   routeEveryMethod(app, {
     url: '/login',
     method: ['GET', 'POST'],
     wrongMethod,
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const query = request.query as Record<string, unknown>;
-      if (request.method !== 'POST') {
-        const next = safeNext(query.next, prefix);
-        if (sessionOf(request)) return reply.redirect(next ?? dashboard, 303);
-        return sendPage(reply, loginPage(request, prefix, { next }));
-      }
-      return logIn(request, reply);
+      if (request.method === 'POST') return logIn(request, reply);
+      const next = safeNext((request.query as Record<string, unknown>).next, prefix);
+      if (sessionOf(request)) return reply.redirect(next ?? `${prefix}/dashboard`, 303);
+      return sendPage(reply, loginPage(request, prefix, { next }));
     },
   });
+  registerLogout(app, options);
+}
 
-  async function logIn(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+function loginHandler({ store, sessions, prefix }: LoginOptions, throttle: LoginThrottle) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const fields = readBody(request) ?? {};
     const email = typeof fields.email === 'string' ? fields.email.trim().toLowerCase() : '';
     const password = typeof fields.password === 'string' ? fields.password : '';
@@ -62,9 +59,12 @@ export function registerLogin(app: FastifyInstance, options: LoginOptions): void
       return sendPage(reply, loginPage(request, prefix, { next, email, error }), 400);
     }
     await sessions.start(request, reply, login.id);
-    return reply.redirect(next ?? dashboard, 303);
-  }
+    return reply.redirect(next ?? `${prefix}/dashboard`, 303);
+  };
+}
 
+/** Logout is a POST with the CSRF token: a link or an image on another site cannot end a session. */
+function registerLogout(app: FastifyInstance, { sessions, prefix, wrongMethod }: LoginOptions): void {
   routeEveryMethod(app, {
     url: '/logout',
     method: ['POST'],
