@@ -75,7 +75,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const access = new AccessControl(verifier, new RateLimiter(config.rateLimitPerMinute), openLimiter);
   await app.register(infraSurface, { config, storage });
   await app.register(oauthSurface, { config, store: storage.auth, verifier });
-  await app.register(portalSurface, { prefix: portalPrefix, config, store: storage.auth, openLimiter, portalPrefix });
+  await app.register(portalSurface, {
+    prefix: portalPrefix,
+    config,
+    store: storage.auth,
+    sessionStore: storage.sessions,
+    openLimiter,
+    portalPrefix,
+  });
   await app.register(apiSurface, { config, storage, access, rates });
   return app;
 }

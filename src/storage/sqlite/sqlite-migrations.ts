@@ -131,4 +131,18 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       );
       CREATE INDEX access_tokens_expiry ON access_tokens (expires_at);`,
   },
+  {
+    version: 4,
+    description: 'portal sessions: the id only as a hash, the account, the CSRF secret, created and expiry times',
+    sql: `
+      CREATE TABLE sessions (
+        id_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        csrf_secret TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX sessions_account ON sessions (account_id);
+      CREATE INDEX sessions_expiry ON sessions (expires_at);`,
+  },
 ];
