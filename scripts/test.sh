@@ -53,8 +53,8 @@ done
 postgres_status=0
 if [ -s "$work/pg.env" ]; then
   cat "$work/pg.log"
-  # The suites that build the app through build(t), and the backend's own tests.
-  mapfile -t http < <(find test/http test/conventions test/resources test/auth test/pg -name '*.test.ts' 2>/dev/null | sort)
+  # The suites that build the app through build(t) (the portal's included), and the backend's own tests.
+  mapfile -t http < <(find test/http test/conventions test/resources test/auth test/portal test/pg -name '*.test.ts' 2>/dev/null | sort)
   (set -a && . "$work/pg.env" && set +a && run_tests postgres "${http[@]}") || postgres_status=$?
 else
   echo "PostgreSQL for the tests did not start:" >&2
