@@ -8,6 +8,7 @@ import { registerErrorPages } from '../portal/error-pages.js';
 import { notFoundPage, wrongMethodPage } from '../portal/fallback-pages.js';
 import { registerHomePage } from '../portal/home-page.js';
 import { registerOpenApiRoutes } from '../portal/openapi-routes.js';
+import { registerReferencePage } from '../portal/reference-page.js';
 import { registerSignup } from '../portal/signup.js';
 import { registerVersionsPage } from '../portal/versions-page.js';
 
@@ -29,6 +30,7 @@ export async function portalSurface(
   registerHomePage(portal, config, portalPrefix, wrongMethod);
   registerErrorPages(portal, portalPrefix, wrongMethod);
   registerOpenApiRoutes(portal, config, wrongMethod);
+  registerReferencePage(portal, config, portalPrefix, wrongMethod);
   registerVersionsPage(portal, config, portalPrefix, wrongMethod);
   registerSignup(portal, store, config.publicUrl, openLimiter, wrongMethod);
   // Fastify chooses a not-found handler by prefix. A portal on a host of its own has none to

@@ -1,0 +1,70 @@
+// The reference page's own script and stylesheet, served as files (the portal's CSP allows no inline script).
+
+/**
+ * Starts Swagger UI on the document the page names. The document is fetched here rather than by Swagger UI so that a
+ * bearer scheme can join its security: the OAuth scheme of the document gets a token by a flow, and a reader who holds
+ * one already (the quickstart's curl) pastes it into Authorize instead. validatorUrl is off: Swagger UI would otherwise
+ * send the document to validator.swagger.io, another host.
+ */
+export const REFERENCE_SCRIPT = `'use strict';
+(function () {
+  var root = document.getElementById('swagger-ui');
+  if (!root || typeof window.SwaggerUIBundle !== 'function') return;
+  var url = root.getAttribute('data-document');
+  function withBearer(spec) {
+    var schemes = (spec.components = spec.components || {}).securitySchemes || (spec.components.securitySchemes = {});
+    schemes.bearerToken = {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An access token you hold already (from POST /oauth2/token), sent as Authorization: Bearer.'
+    };
+    Object.keys(spec.paths || {}).forEach(function (path) {
+      var item = spec.paths[path];
+      Object.keys(item).forEach(function (method) {
+        var operation = item[method];
+        if (!operation || !Array.isArray(operation.security) || operation.security.length === 0) return;
+        operation.security.unshift({ bearerToken: [] });
+      });
+    });
+    return spec;
+  }
+  fetch(url, { headers: { accept: 'application/json' } })
+    .then(function (answer) {
+      if (!answer.ok) throw new Error('the document answered ' + answer.status);
+      return answer.json();
+    })
+    .then(function (spec) {
+      root.textContent = '';
+      window.SwaggerUIBundle({
+        spec: withBearer(spec),
+        domNode: root,
+        deepLinking: true,
+        docExpansion: 'list',
+        defaultModelsExpandDepth: -1,
+        displayOperationId: false,
+        validatorUrl: null,
+        tryItOutEnabled: false,
+        persistAuthorization: false
+      });
+    })
+    .catch(function (error) {
+      root.textContent = 'The reference could not be drawn (' + error.message + '). The OpenAPI document is at ' + url + '.';
+    });
+})();
+`;
+
+/** Widens the portal's reading column for the reference, and keeps Swagger UI within a 390 px screen. */
+export const REFERENCE_CSS = `body{max-width:72rem}
+.reference-intro{margin-bottom:1rem}
+.swagger-ui .wrapper{padding:0}
+.swagger-ui .information-container,.swagger-ui .info{margin:1rem 0}
+.swagger-ui .opblock .opblock-summary-path{word-break:break-all}
+.swagger-ui table{table-layout:auto;width:100%}
+.swagger-ui pre,.swagger-ui .microlight{white-space:pre-wrap;word-break:break-word}
+@media (max-width:600px){
+.swagger-ui .opblock .opblock-summary{flex-wrap:wrap}
+.swagger-ui .opblock .opblock-summary-description{flex-basis:100%}
+.swagger-ui .scheme-container .schemes{flex-wrap:wrap}
+.swagger-ui .dialog-ux .modal-ux{max-width:95vw}
+}
+`;
