@@ -31,9 +31,10 @@ export function registerReferencePage(
 }
 
 /**
- * What Swagger UI needs, and no more: its scripts are files of the portal; it sets style attributes (so 'unsafe-inline'
- * for styles only) and draws icons as data: images; "try it" calls {base}, another origin when the portal has a host
- * of its own.
+ * What the page needs, and no more (measured in the browser tests, docs/decisions.md): scripts are files of the
+ * portal; Swagger UI sets style attributes (style-src-attr 'unsafe-inline' would do) and the page frame has an inline
+ * <style> (hence 'unsafe-inline' for style-src as a whole); Swagger UI draws its icons as data: images; "try it" calls
+ * {base}, another origin when the portal has a host of its own.
  */
 function referencePolicy(config: Config): string {
   const portal = new URL(config.portalUrl).origin;
@@ -58,7 +59,8 @@ function referencePage(config: Config, prefix: string, version: Version): string
   ).join(' · ');
   return page(
     `API reference v${version}`,
-    `<link rel="stylesheet" href="${prefix}/assets/swagger-ui/swagger-ui.css">
+    `<link rel="preload" href="${documentUrl}" as="fetch" crossorigin>
+<link rel="stylesheet" href="${prefix}/assets/swagger-ui/swagger-ui.css">
 <link rel="stylesheet" href="${prefix}/assets/reference.css">
 <h1>API reference, v${version}${version === CURRENT_VERSION ? ' (current)' : ' (deprecated)'}</h1>
 <div class="reference-intro">

@@ -12,12 +12,18 @@ export const REFERENCE_SCRIPT = `'use strict';
   if (!root || typeof window.SwaggerUIBundle !== 'function') return;
   var url = root.getAttribute('data-document');
   function withBearer(spec) {
-    var schemes = (spec.components = spec.components || {}).securitySchemes || (spec.components.securitySchemes = {});
-    schemes.bearerToken = {
-      type: 'http',
-      scheme: 'bearer',
-      description: 'An access token you hold already (from POST /oauth2/token), sent as Authorization: Bearer.'
-    };
+    var components = (spec.components = spec.components || {});
+    // First in Authorize's list: pasting a token is the quickest way to try an operation.
+    components.securitySchemes = Object.assign(
+      {
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An access token you hold already (from POST /oauth2/token), sent as Authorization: Bearer.'
+        }
+      },
+      components.securitySchemes
+    );
     Object.keys(spec.paths || {}).forEach(function (path) {
       var item = spec.paths[path];
       Object.keys(item).forEach(function (method) {
@@ -28,7 +34,9 @@ export const REFERENCE_SCRIPT = `'use strict';
     });
     return spec;
   }
-  fetch(url, { headers: { accept: 'application/json' } })
+  root.textContent = 'Drawing the reference…';
+  // The page preloads the document while the bundle loads: the same plain request takes the preloaded answer.
+  fetch(url)
     .then(function (answer) {
       if (!answer.ok) throw new Error('the document answered ' + answer.status);
       return answer.json();
@@ -66,5 +74,6 @@ export const REFERENCE_CSS = `body{max-width:72rem}
 .swagger-ui .opblock .opblock-summary-description{flex-basis:100%}
 .swagger-ui .scheme-container .schemes{flex-wrap:wrap}
 .swagger-ui .dialog-ux .modal-ux{max-width:95vw}
+.swagger-ui .response-col_links{display:none}
 }
 `;

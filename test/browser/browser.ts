@@ -85,11 +85,11 @@ export async function openPortal(t: TestContext, file: FileBrowser, options: Por
     });
     await page.screenshot({ path: join(dir, `${name}-390.png`), fullPage: true });
     await page.setViewportSize(WIDE);
+    assert.deepEqual(problems, [], `${name}: the page logged errors or asked another host`);
     assert.ok(
       overflow.scrollWidth <= overflow.clientWidth,
       `${name} overflows a 390 px screen: ${overflow.scrollWidth} px wide in ${overflow.clientWidth}`,
     );
-    assert.deepEqual(problems, [], `${name}: the page logged errors or asked another host`);
   };
   const visit = async (path: string, name: string) => {
     const answer = await page.goto(path.startsWith('http') ? path : `${base}/portal${path}`);
