@@ -37,7 +37,10 @@ test('"try it" sends GET /v2/dogs with the token given to Authorize, and shows i
   await capture('reference-authorized');
   await page.getByRole('button', { name: 'Close', exact: true }).first().click();
 
-  const operation = page.locator('.opblock-get').filter({ has: page.locator('[data-path="/dogs"]') }).first();
+  const operation = page
+    .locator('.opblock-get')
+    .filter({ has: page.locator('[data-path="/dogs"]') })
+    .first();
   await operation.locator('.opblock-summary-control').click();
   await operation.getByRole('button', { name: 'Try it out' }).click();
   const sent = page.waitForRequest((request) => new URL(request.url()).pathname === '/v2/dogs');
@@ -57,7 +60,7 @@ test('v1 has its own reference page, and an unknown version is the portal 404', 
   assert.equal(await visit('/reference/v1', 'reference-v1'), 200);
   await page.locator('.opblock').first().waitFor();
   assert.match((await page.locator('h1').first().textContent()) ?? '', /v1/);
-  assert.equal(await page.locator('.opblock.opblock-deprecated').count() > 0, true);
+  assert.equal((await page.locator('.opblock.opblock-deprecated').count()) > 0, true);
   assert.equal(await visit('/reference/v3', 'reference-unknown-version'), 404);
   assert.equal(await page.getByRole('link', { name: "the portal's home page" }).getAttribute('href'), '/portal');
 });
@@ -99,7 +102,9 @@ async function drawnOperations(page: Page): Promise<Set<string>> {
         ),
       );
     for (const operation of visible) seen.add(operation);
-    const bottom = await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight);
+    const bottom = await page.evaluate(
+      () => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight,
+    );
     if (bottom) return seen;
   }
 }
