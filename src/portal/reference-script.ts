@@ -61,8 +61,13 @@ export const REFERENCE_SCRIPT = `'use strict';
 })();
 `;
 
-/** Widens the portal's reading column for the reference, and keeps Swagger UI within a 390 px screen. */
+/**
+ * Widens the portal's reading column for the reference, undoes the page frame's code and table cell styles inside
+ * Swagger UI (which has its own), and keeps Swagger UI within a 390 px screen.
+ */
 export const REFERENCE_CSS = `body{max-width:72rem}
+.swagger-ui code{background:none;padding:0;overflow-wrap:normal}
+.swagger-ui td,.swagger-ui th{overflow-wrap:normal}
 .reference-intro{margin-bottom:1rem}
 .swagger-ui .wrapper{padding:0}
 .swagger-ui .information-container,.swagger-ui .info{margin:1rem 0}
@@ -75,5 +80,10 @@ export const REFERENCE_CSS = `body{max-width:72rem}
 .swagger-ui .scheme-container .schemes{flex-wrap:wrap}
 .swagger-ui .dialog-ux .modal-ux{max-width:95vw}
 .swagger-ui .response-col_links{display:none}
+.swagger-ui .responses-inner,.swagger-ui .opblock-section-header{padding-left:8px;padding-right:8px}
+.swagger-ui .responses-table .response-col_status{width:3.5em}
+.swagger-ui table.headers thead{display:none}
+.swagger-ui table.headers tr{display:block;padding:.4em 0;border-bottom:1px solid #ddd}
+.swagger-ui table.headers td{display:block;padding:0;border:none}
 }
 `;
