@@ -49,6 +49,8 @@ export interface Portal {
   /** {portal}: {base}/portal. */
   readonly portal: string;
   readonly page: Page;
+  /** What went wrong on the pages so far (console errors, page errors, other hosts asked); must be empty at the end. */
+  readonly problems: string[];
   /** Goes to a portal path (or an absolute URL of the app), and saves the page as `name`; returns the status. */
   visit(path: string, name: string): Promise<number>;
   /** Saves the page as it is now (after a click or a form) as `name` (unique in the file), at both widths. */
@@ -63,17 +65,24 @@ export interface PortalOptions {
 
 /** A real app on a free port, and a page of the file's browser; both closed, and the page's problems asserted, after `t`. */
 export async function openPortal(t: TestContext, file: FileBrowser, options: PortalOptions = {}): Promise<Portal> {
+  // Hooks run in order: the browser lets go of its connections before build(t)'s hook closes the app, and the check
+  // that may throw runs last, so that it never keeps the app open.
+  const opened: { context?: BrowserContext } = {};
+  const problems: string[] = [];
+  t.after(async () => {
+    await opened.context?.close();
+  });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const api = await build(t, { PUBLIC_URL: base, ...options.env });
-  await api.app.listen({ port, host: '127.0.0.1' });
-  const context = await file.browser().newContext({ javaScriptEnabled: options.javaScript ?? true, viewport: WIDE });
-  const problems = await watch(context, base);
-  const page = await context.newPage();
-  t.after(async () => {
-    await context.close();
+  t.after(() => {
     assert.deepEqual(problems, [], 'the pages logged errors or asked another host');
   });
+  await api.app.listen({ port, host: '127.0.0.1' });
+  const context = await file.browser().newContext({ javaScriptEnabled: options.javaScript ?? true, viewport: WIDE });
+  opened.context = context;
+  await watch(context, base, problems);
+  const page = await context.newPage();
   const dir = file.screenshots;
   mkdirSync(dir, { recursive: true });
   const capture = async (name: string) => {
@@ -97,16 +106,16 @@ export async function openPortal(t: TestContext, file: FileBrowser, options: Por
     await capture(name);
     return answer.status();
   };
-  return { api, base, portal: `${base}/portal`, page, visit, capture };
+  return { api, base, portal: `${base}/portal`, page, problems, visit, capture };
 }
 
 /**
- * Collects console errors, uncaught page errors, and requests to any origin but the app's (which are aborted). A page
+ * Collects console errors, uncaught page errors, and requests to any origin but the app's (aborted; data: URLs are no
+ * request). A page
  * answered 4xx on purpose (the 404 page, a refused form) makes Chromium log "Failed to load resource" for the page
  * itself: the test asserts that status, so that one message is not a problem; the same for any other resource is.
  */
-async function watch(context: BrowserContext, base: string): Promise<string[]> {
-  const problems: string[] = [];
+async function watch(context: BrowserContext, base: string, problems: string[]): Promise<void> {
   const origin = new URL(base).origin;
   const pages = new Set<string>();
   context.on('request', (request) => {
@@ -125,7 +134,6 @@ async function watch(context: BrowserContext, base: string): Promise<string[]> {
     problems.push(`console error: ${message.text()} (${where})`);
   });
   context.on('weberror', (error) => problems.push(`page error: ${error.error().message}`));
-  return problems;
 }
 
 /** A port nobody listens on right now: the OS picks one, and it is released for the app. */
