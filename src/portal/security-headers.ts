@@ -9,13 +9,15 @@ import type { Config } from '../config.js';
  * is another host. No framing (clickjacking of the login and consent pages), forms post only to the portal, no <base>
  * and no plugins.
  */
-function contentSecurityPolicy(config: Config): string {
+export function contentSecurityPolicy(config: Config, { styleAttributes = false } = {}): string {
   const api = new URL(config.publicUrl).origin;
   const connect = api === new URL(config.portalUrl).origin ? "'self'" : `'self' ${api}`;
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
+    // Swagger UI (the reference page) sets style attributes as it draws; no page of ours needs them otherwise.
+    ...(styleAttributes ? ["style-src-attr 'unsafe-inline'"] : []),
     "img-src 'self' data:",
     `connect-src ${connect}`,
     "frame-ancestors 'none'",

@@ -16,6 +16,7 @@ import { registerOpenApiRoutes } from '../portal/openapi-routes.js';
 import { sessionHook } from '../portal/portal-context.js';
 import { securityHeaders } from '../portal/security-headers.js';
 import { Sessions } from '../portal/sessions.js';
+import { registerReferencePage } from '../portal/reference-page.js';
 import { registerSignup } from '../portal/signup.js';
 import { registerVersionsPage } from '../portal/versions-page.js';
 
@@ -44,6 +45,7 @@ export async function portalSurface(
   registerHomePage(portal, config, portalPrefix, wrongMethod);
   registerErrorPages(portal, portalPrefix, wrongMethod);
   registerOpenApiRoutes(portal, config, wrongMethod);
+  registerReferencePage(portal, config, portalPrefix, wrongMethod);
   registerVersionsPage(portal, config, portalPrefix, wrongMethod);
   registerSignup(portal, store, config.publicUrl, openLimiter, wrongMethod, portalPrefix);
   registerLogin(portal, { store: sessionStore, sessions, prefix: portalPrefix, wrongMethod });
