@@ -65,7 +65,7 @@ export const REFERENCE_SCRIPT = `'use strict';
  * Widens the portal's reading column for the reference, undoes the page frame's code and table cell styles inside
  * Swagger UI (which has its own), and keeps Swagger UI within a 390 px screen.
  */
-export const REFERENCE_CSS = `body{max-width:72rem}
+export const REFERENCE_CSS = `main{max-width:72rem}
 .swagger-ui code{background:none;padding:0;overflow-wrap:normal}
 .swagger-ui td,.swagger-ui th{overflow-wrap:normal}
 .reference-intro{margin-bottom:1rem}
