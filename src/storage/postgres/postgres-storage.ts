@@ -29,6 +29,7 @@ import type {
 } from '../storage.js';
 import { Connection, type Executor } from './connection.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
+import { PostgresGrantStore } from './postgres-grant-store.js';
 import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.js';
 import { runMigrations } from './migrate.js';
 import { orderBy, Params, relatedQuery, selectList, whereClause } from './postgres-sql.js';
@@ -41,12 +42,15 @@ export class PostgresStorage implements Storage {
   private readonly idempotency = new IdempotencyPolicy();
   /** Accounts, OAuth clients and access tokens, in the same database. */
   readonly auth: PostgresAuthStore;
+  /** The code flow's clients, codes, refresh tokens and chains. */
+  readonly grants: PostgresGrantStore;
   private closed = false;
 
   /** A pool of up to `poolSize` connections on `databaseUrl` (postgres://…); none is opened before the first query. */
   constructor(databaseUrl: string, poolSize?: number) {
     this.db = new Connection(databaseUrl, { poolSize });
     this.auth = new PostgresAuthStore(this.db);
+    this.grants = new PostgresGrantStore(this.db);
   }
 
   /** Statements run so far: lets tests check that loading associations is batched. */

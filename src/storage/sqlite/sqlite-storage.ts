@@ -34,6 +34,7 @@ import type {
 import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
+import { SqliteGrantStore } from './sqlite-grant-store.js';
 import { migrations } from './sqlite-migrations.js';
 import {
   BOUND_INTEGER,
@@ -56,6 +57,7 @@ export class SqliteStorage implements Storage {
   private readonly plans: SqliteWrites;
   private readonly idempotency = new IdempotencyPolicy();
   readonly auth: SqliteAuthStore;
+  readonly grants: SqliteGrantStore;
 
   /** Opens (creating if needed) `<dataDir>/registry.sqlite`, or an in-memory database for ':memory:'. */
   constructor(dataDir: string | ':memory:') {
@@ -79,6 +81,7 @@ export class SqliteStorage implements Storage {
     this.writes = new GroupCommit(this.db);
     this.plans = new SqliteWrites(this.statements);
     this.auth = new SqliteAuthStore(this.statements, this.writes);
+    this.grants = new SqliteGrantStore(this.statements, this.writes);
     this.db.function('ci', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? value.toLowerCase() : value,
     );
