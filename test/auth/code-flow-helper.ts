@@ -96,7 +96,7 @@ export async function codeOf(flow: CodeFlow, overrides: Record<string, string | 
 
 /** A token request of the flow's client (Basic for a confidential client, client_id alone for a public one). */
 export async function tokenRequest(flow: CodeFlow, form: Record<string, string>) {
-  const auth = flow.clientSecret
+  const auth: Record<string, string> = flow.clientSecret
     ? { authorization: `Basic ${Buffer.from(`${flow.clientId}:${flow.clientSecret}`).toString('base64')}` }
     : {};
   return flow.api.request({
