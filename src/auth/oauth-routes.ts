@@ -70,9 +70,10 @@ export function registerOAuthRoutes(app: FastifyInstance, options: OAuthRouteOpt
     const client = await authenticated(store, request, body);
     const token = await store.findToken(secretHash(tokenParameter(body)));
     const now = Math.floor(Date.now() / 1000);
-    // A client learns only about its own account's tokens; anything else is simply not active.
-    if (!token || token.revoked || token.expiresAt <= now || token.tenantId !== client.tenantId)
-      return sendOAuth(reply, 200, { active: false });
+    // A client learns only about its own account's tokens and those issued to it (a code-flow token acts for the
+    // account that consented); anything else is simply not active.
+    const known = token !== undefined && (token.tenantId === client.tenantId || token.clientId === client.id);
+    if (!token || !known || token.revoked || token.expiresAt <= now) return sendOAuth(reply, 200, { active: false });
     return sendOAuth(reply, 200, {
       active: true,
       scope: token.scopes.join(' '),

@@ -156,3 +156,40 @@ test('the metadata lists the code flow', async (t) => {
   assert.ok(metadata.token_endpoint_auth_methods_supported.includes('none'));
   assert.ok(metadata.token_endpoint_auth_methods_supported.includes('client_secret_basic'));
 });
+
+test('the app introspects a code-flow token it was issued: active, for the consenting account', async (t) => {
+  const flow = await codeFlow(t);
+  const tokens = (await exchange(flow, await codeOf(flow))).json();
+  const answer = await flow.api.request({
+    method: 'POST',
+    url: '/oauth2/introspect',
+    token: null,
+    form: { token: tokens.access_token, client_id: flow.clientId, client_secret: flow.clientSecret },
+  });
+  assert.equal(answer.statusCode, 200);
+  assert.equal(answer.json().active, true);
+  assert.equal(answer.json().sub, flow.user.tenantId);
+  assert.equal(answer.json().client_id, flow.clientId);
+  // The owner's other client is not told about it.
+  const other = await flow.api.request({
+    method: 'POST',
+    url: '/oauth2/introspect',
+    token: null,
+    form: { token: tokens.access_token, client_id: flow.owner.clientId, client_secret: flow.owner.clientSecret },
+  });
+  assert.deepEqual(other.json(), { active: false });
+});
+
+test('a public client revokes its own token with its client_id alone', async (t) => {
+  const flow = await codeFlow(t, 'public');
+  const tokens = (await exchange(flow, await codeOf(flow))).json();
+  assert.equal(await works(flow, tokens.access_token), true);
+  const answer = await flow.api.request({
+    method: 'POST',
+    url: '/oauth2/revoke',
+    token: null,
+    form: { token: tokens.access_token, client_id: flow.clientId },
+  });
+  assert.equal(answer.statusCode, 200);
+  assert.equal(await works(flow, tokens.access_token), false);
+});
