@@ -61,6 +61,14 @@ test('without a session the request goes to the portal login, which returns to i
   assert.equal(answer.headers['cache-control'], 'no-store');
 });
 
+test('a decision posted without a session goes to the login too, and makes no code', async (t) => {
+  const flow = await codeFlow(t);
+  flow.session = {};
+  const answer = await decide(flow, authorizeUrl(flow), 'allow');
+  assert.equal(answer.statusCode, 303);
+  assert.match(answer.headers.location as string, /\/login\?next=%2Foauth2%2Fauthorize%3F/);
+});
+
 test('deny redirects access_denied with the state; no code is made', async (t) => {
   const flow = await codeFlow(t);
   const answer = await decide(flow, authorizeUrl(flow), 'deny');
