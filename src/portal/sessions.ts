@@ -1,6 +1,7 @@
 // Portal sessions (SPEC §12): the cookie, the record on the server (the id only as a hash), and the CSRF tokens of it.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionReader } from '../auth/session-reader.js';
 import type { ActiveSession, SessionStore } from '../auth/session-store.js';
 import { randomSecret, secretHash } from '../auth/secrets.js';
 
@@ -72,4 +73,28 @@ export function csrfValid(session: ActiveSession, sent: unknown): boolean {
   const expected = Buffer.from(csrfTokenOf(session));
   const given = Buffer.from(sent);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The portal's sessions as the code flow reads them (/oauth2/authorize, auth/session-reader.ts): the session is looked
+ * up once per request (account), and its CSRF token read from that look-up.
+ */
+export function portalSessionReader(sessions: Sessions): SessionReader {
+  const found = new WeakMap<FastifyRequest, ActiveSession>();
+  return {
+    account: async (request) => {
+      const session = await sessions.current(request);
+      if (session === undefined) return undefined;
+      found.set(request, session);
+      return { accountId: session.accountId, email: session.email };
+    },
+    csrfToken: (request) => {
+      const session = found.get(request);
+      return session === undefined ? '' : csrfTokenOf(session);
+    },
+    checkCsrf: (request, token) => {
+      const session = found.get(request);
+      return session !== undefined && csrfValid(session, token);
+    },
+  };
 }
