@@ -15,7 +15,6 @@ export interface SessionReader {
   checkCsrf(request: FastifyRequest, token: string): boolean;
 }
 
-
 /** The portal's login page, which returns to `next` (a path and query) once logged in. */
 export function loginLocation(portalUrl: string, next: string): string {
   return `${portalUrl}/login?next=${encodeURIComponent(next)}`;
