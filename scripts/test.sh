@@ -7,6 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # A fresh clone, or a package.json newer than the installed modules: install first.
 if [ ! -d node_modules ] || [ package.json -nt node_modules/.package-lock.json ]; then npm install --no-audit --no-fund; fi
+# The browser tests drive Debian's Chromium (playwright-core downloads no browser): install it when missing, as root
+# or through sudo (CI runs as root, with no terminal to answer a prompt).
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  if [ "$(id -u)" -eq 0 ]; then sudo=; else sudo='sudo -n'; fi
+  $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+fi
 npm run --silent typecheck
 # Formatter, linter and unused exports: code that fails them does not land.
 npm run --silent lint
@@ -53,8 +59,8 @@ done
 postgres_status=0
 if [ -s "$work/pg.env" ]; then
   cat "$work/pg.log"
-  # The suites that build the app through build(t), and the backend's own tests.
-  mapfile -t http < <(find test/http test/conventions test/resources test/auth test/pg -name '*.test.ts' 2>/dev/null | sort)
+  # The suites that build the app through build(t) (the portal's included), and the backend's own tests.
+  mapfile -t http < <(find test/http test/conventions test/resources test/auth test/portal test/pg -name '*.test.ts' 2>/dev/null | sort)
   (set -a && . "$work/pg.env" && set +a && run_tests postgres "${http[@]}") || postgres_status=$?
 else
   echo "PostgreSQL for the tests did not start:" >&2

@@ -8,6 +8,8 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { AccessControl } from './auth/access.js';
+import type { SessionReader } from './auth/session-reader.js';
+import { portalSessionReader, Sessions } from './portal/sessions.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import type { Config } from './config.js';
 import { loadRates } from './conversion/load-rates.js';
@@ -36,6 +38,10 @@ export interface AppOptions {
   storage?: Storage;
   /** Fastify's logger option; defaults to JSON logs at the configured level. */
   logger?: FastifyServerOptions['logger'];
+  /** The portal sessions the code flow reads (/oauth2/authorize); by default the portal's own. */
+  sessions?: SessionReader;
+  /** The time (ms) of token caches and authorization codes; tests advance it. */
+  clock?: () => number;
 }
 
 /** Every logger of the app describes requests with requestForLog (a given logger option included). */
@@ -77,12 +83,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(requestMetricsPlugin, { recorder });
 
   const portalPrefix = new URL(config.portalUrl).pathname.replace(/\/+$/, '');
-  const verifier = new TokenVerifier(storage.auth);
+  const clock = options.clock ?? Date.now;
+  const verifier = new TokenVerifier(storage.auth, clock);
   const openLimiter = new RateLimiter(config.rateLimitOpenPerMinute);
   const access = new AccessControl(verifier, new RateLimiter(config.rateLimitPerMinute), openLimiter);
   await app.register(infraSurface, { config, storage });
-  await app.register(oauthSurface, { config, store: storage.auth, verifier });
-  await app.register(portalSurface, { prefix: portalPrefix, config, store: storage.auth, openLimiter, portalPrefix });
+  // The code flow reads the portal's sessions (the login made on the portal, on any node): tests may give their own.
+  const sessions = options.sessions ?? portalSessionReader(new Sessions(storage.sessions, config.portalUrl));
+  await app.register(oauthSurface, { config, store: storage.auth, grants: storage.grants, verifier, sessions, clock });
+  await app.register(portalSurface, {
+    prefix: portalPrefix,
+    config,
+    store: storage.auth,
+    sessionStore: storage.sessions,
+    openLimiter,
+    portalPrefix,
+  });
   await app.register(apiSurface, { config, storage, access, rates });
   return app;
 }

@@ -6,7 +6,7 @@ import type { TestContext } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { XMLValidator } from 'fast-xml-parser';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../src/storage/storage.js';
@@ -52,7 +52,12 @@ export const BASE = 'http://api.test';
 const RECORD_TRAFFIC = process.env.RECORD_TRAFFIC;
 
 /** Builds the app with the given environment over defaults, and closes it (and drops its database) when the test ends. */
-export async function build(t: TestContext, env: Record<string, string> = {}, given?: Storage): Promise<TestApp> {
+export async function build(
+  t: TestContext,
+  env: Record<string, string> = {},
+  given?: Storage,
+  options: Pick<AppOptions, 'sessions' | 'clock'> = {},
+): Promise<TestApp> {
   const config = loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent', ...env });
   let storage = given;
   let database: TestDatabase | undefined;
@@ -65,7 +70,7 @@ export async function build(t: TestContext, env: Record<string, string> = {}, gi
     if (!given) await storage.close();
     await database?.drop();
   });
-  app = await buildApp(config, { storage, logger: false });
+  app = await buildApp(config, { storage, logger: false, ...options });
   if (RECORD_TRAFFIC) recordTraffic(app, RECORD_TRAFFIC);
   const built = app;
   const credentials = await newAccount(built, storage);

@@ -5,9 +5,16 @@ export interface Client {
   /** The account (tenant) the client acts for. */
   readonly tenantId: string;
   readonly name: string;
+  /** Empty for a public client, which has no secret. */
   readonly secretHash: string;
   readonly scopes: readonly string[];
+  /** A public client (a browser or mobile app) has no secret and may use only the code flow. */
+  readonly type: ClientType;
+  /** The code flow's redirect URIs, compared character for character. */
+  readonly redirectUris: readonly string[];
 }
+
+export type ClientType = 'confidential' | 'public';
 
 export interface AccessToken {
   readonly tokenHash: string;
@@ -18,13 +25,15 @@ export interface AccessToken {
   readonly issuedAt: number;
   readonly expiresAt: number;
   readonly revoked: boolean;
+  /** The consent (code flow) the token was issued under; revoking the chain revokes the token. */
+  readonly chainId?: string;
 }
 
 export interface NewAccount {
   readonly accountId: string;
   readonly email: string;
   readonly passwordHash: string;
-  readonly client: Omit<Client, 'tenantId'>;
+  readonly client: Omit<Client, 'tenantId' | 'type' | 'redirectUris'>;
 }
 
 /** Expired tokens are kept this long (for introspection answers), then deleted as new tokens are issued. */

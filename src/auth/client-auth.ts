@@ -1,5 +1,5 @@
 // The one client authentication of the token, revocation and introspection endpoints: client_secret_basic or
-// client_secret_post, exactly one.
+// client_secret_post, exactly one; or, where allowed, a public client's client_id alone ("none").
 import type { AuthStore, Client } from './auth-store.js';
 import { InvalidClient, InvalidRequest } from './oauth-errors.js';
 import { secretHash, secretMatches } from './secrets.js';
@@ -25,7 +25,12 @@ export async function authenticateClient(
   store: AuthStore,
   authorization: string | undefined,
   body: Readonly<Record<string, unknown>>,
+  publicAllowed = false,
 ): Promise<Client | InvalidClient | InvalidRequest> {
+  if (publicAllowed) {
+    const publicClient = await presentedPublicClient(store, authorization, body);
+    if (publicClient) return publicClient;
+  }
   const credentials = presentedCredentials(authorization, body);
   if (credentials instanceof InvalidClient || credentials instanceof InvalidRequest) return credentials;
   // An id no client can have is unknown without asking the storage: a NUL in it was a 500 on PostgreSQL.
@@ -39,6 +44,22 @@ export async function authenticateClient(
     );
   }
   return client;
+}
+
+/**
+ * A public client (no secret) that sent its client_id alone, without Basic; anything else goes on to the credentials'
+ * checks (a confidential client's id without its secret is invalid_client there).
+ */
+async function presentedPublicClient(
+  store: AuthStore,
+  authorization: string | undefined,
+  body: Readonly<Record<string, unknown>>,
+): Promise<Client | undefined> {
+  if (authorization !== undefined && /^basic(\s|$)/i.test(authorization)) return undefined;
+  const id = body.client_id;
+  if (typeof id !== 'string' || !ID_PATTERN.test(id) || (body.client_secret ?? '') !== '') return undefined;
+  const client = await store.findClient(id);
+  return client?.type === 'public' ? client : undefined;
 }
 
 /** The credentials the request carries by exactly one method, or why there are none to check. */

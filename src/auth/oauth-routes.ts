@@ -1,30 +1,41 @@
-// The authorization server's endpoints: RFC 8414 metadata, token (RFC 6749), revocation (RFC 7009), introspection (RFC
-// 7662).
+// The authorization server's endpoints: RFC 8414 metadata, authorization and token (RFC 6749), revocation (RFC 7009),
+// introspection (RFC 7662).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { allowAnyOrigin } from '../http/cors.js';
 import { readBody } from '../http/raw-body.js';
 import { routeEveryMethod } from '../http/route-every-method.js';
 import type { AuthStore, Client } from './auth-store.js';
+import { registerAuthorize } from './authorize.js';
 import { authenticateClient } from './client-auth.js';
+import type { GrantStore } from './grant-store.js';
 import { InvalidRequest, OAuthError, oauthFailureOf, sendOAuth, sendOAuthError } from './oauth-errors.js';
 import { createTokenIssuer, GRANT_TYPES, SCOPES } from './oauth-server.js';
 import { secretHash } from './secrets.js';
+import type { SessionReader } from './session-reader.js';
 import type { TokenVerifier } from './token-verifier.js';
 
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
+/** A public client sends only its client_id (RFC 8414's "none"), at the token and revocation endpoints. */
+const PUBLIC_AUTH_METHODS = [...CLIENT_AUTH_METHODS, 'none'];
+
+export interface OAuthRouteOptions {
+  readonly config: Config;
+  readonly store: AuthStore;
+  readonly grants: GrantStore;
+  readonly verifier: TokenVerifier;
+  readonly sessions: SessionReader;
+  readonly clock: () => number;
+}
 /** The metadata changes only with a release (SPEC §13: only token, revoke and introspect answers are no-store). */
 const METADATA_CACHE = 'public, max-age=3600';
 
-export function registerOAuthRoutes(
-  app: FastifyInstance,
-  config: Config,
-  store: AuthStore,
-  verifier: TokenVerifier,
-): void {
+export function registerOAuthRoutes(app: FastifyInstance, options: OAuthRouteOptions): void {
+  const { config, store, grants, verifier, clock } = options;
   const base = config.publicUrl;
-  const issue = createTokenIssuer(store, config.tokenTtlSeconds, app.businessMetrics.tokensIssued);
+  const issue = createTokenIssuer(store, grants, config.tokenTtlSeconds, app.businessMetrics.tokensIssued, clock);
   const metadata = serverMetadata(config);
+  registerAuthorize(app, options);
 
   oauthRoute(app, 'GET', '/.well-known/oauth-authorization-server', async (_request, reply) =>
     reply.header('cache-control', METADATA_CACHE).send(metadata),
@@ -38,7 +49,7 @@ export function registerOAuthRoutes(
       );
     }
     const body = formOf(request);
-    const client = await authenticated(store, request, body);
+    const client = await authenticated(store, request, body, true);
     const answer = await issue(client, request.headers, body);
     if (answer instanceof OAuthError) throw answer;
     return sendOAuth(reply, 200, answer);
@@ -46,7 +57,7 @@ export function registerOAuthRoutes(
 
   oauthRoute(app, 'POST', '/oauth2/revoke', async (request, reply) => {
     const body = formOf(request);
-    const client = await authenticated(store, request, body);
+    const client = await authenticated(store, request, body, true);
     const token = tokenParameter(body);
     // RFC 7009 §2.2: an unknown token, or one of another client, is answered 200 all the same.
     await store.revokeToken(secretHash(token), client.id);
@@ -59,9 +70,10 @@ export function registerOAuthRoutes(
     const client = await authenticated(store, request, body);
     const token = await store.findToken(secretHash(tokenParameter(body)));
     const now = Math.floor(Date.now() / 1000);
-    // A client learns only about its own account's tokens; anything else is simply not active.
-    if (!token || token.revoked || token.expiresAt <= now || token.tenantId !== client.tenantId)
-      return sendOAuth(reply, 200, { active: false });
+    // A client learns only about its own account's tokens and those issued to it (a code-flow token acts for the
+    // account that consented); anything else is simply not active.
+    const known = token !== undefined && (token.tenantId === client.tenantId || token.clientId === client.id);
+    if (!token || !known || token.revoked || token.expiresAt <= now) return sendOAuth(reply, 200, { active: false });
     return sendOAuth(reply, 200, {
       active: true,
       scope: token.scopes.join(' '),
@@ -80,14 +92,17 @@ function serverMetadata(config: Config): Record<string, unknown> {
   const base = config.publicUrl;
   return {
     issuer: base,
+    authorization_endpoint: `${base}/oauth2/authorize`,
     token_endpoint: `${base}/oauth2/token`,
     revocation_endpoint: `${base}/oauth2/revoke`,
     introspection_endpoint: `${base}/oauth2/introspect`,
     grant_types_supported: [...GRANT_TYPES],
-    response_types_supported: [],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    code_challenge_methods_supported: ['S256'],
     scopes_supported: [...SCOPES],
-    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    token_endpoint_auth_methods_supported: PUBLIC_AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: PUBLIC_AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     service_documentation: config.portalUrl,
   };
@@ -98,8 +113,9 @@ async function authenticated(
   store: AuthStore,
   request: FastifyRequest,
   body: Readonly<Record<string, unknown>>,
+  publicAllowed = false,
 ): Promise<Client> {
-  const client = await authenticateClient(store, request.headers.authorization, body);
+  const client = await authenticateClient(store, request.headers.authorization, body, publicAllowed);
   if (client instanceof OAuthError) throw client;
   return client;
 }

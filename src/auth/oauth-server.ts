@@ -1,20 +1,38 @@
-// The token grant, done by @node-oauth/oauth2-server for a client already authenticated (client-auth.ts): grant, scope
-// and token checks.
+// The token grants, done by @node-oauth/oauth2-server for a client already authenticated (client-auth.ts): grant, scope,
+// code, PKCE, refresh and token checks.
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Counter } from 'prom-client';
 import type { AuthStore, Client } from './auth-store.js';
 import { InvalidRequest, UnsupportedGrantType, type OAuthFailure } from './oauth-errors.js';
+import { codeModel, type ModelUser } from './code-model.js';
+import type { GrantStore } from './grant-store.js';
 import { randomSecret, secretHash } from './secrets.js';
 
 export const SCOPES = ['read', 'write'] as const;
-export const GRANT_TYPES = ['client_credentials'] as const;
+export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
+/** A public client has no secret to prove itself with, so it may use only the code flow (with PKCE) and its refresh. */
+const PUBLIC_GRANTS = ['authorization_code', 'refresh_token'];
+/** A refresh token lives 30 days; rotation gives a new one at each use. */
+const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 
 /** The client as the library's model hands it around. */
-interface ModelClient {
+export interface ModelClient {
   readonly id: string;
   readonly grants: string[];
   readonly tenantId: string;
   readonly scopes: readonly string[];
+  readonly redirectUris: readonly string[];
+}
+
+/** The library's view of a client: the grants its type allows (another one is unauthorized_client). */
+export function modelClientOf(client: Client): ModelClient {
+  return {
+    id: client.id,
+    grants: client.type === 'public' ? PUBLIC_GRANTS : [...GRANT_TYPES],
+    tenantId: client.tenantId,
+    scopes: client.scopes,
+    redirectUris: client.redirectUris,
+  };
 }
 
 /** The grants this server offers; every other grant type, the library's own included, is unsupported_grant_type. */
@@ -31,35 +49,60 @@ function offeredGrant(body: Readonly<Record<string, unknown>>): string | OAuthFa
   return grant;
 }
 
-/** The library's model over our store, but for getClient, which each request supplies. */
-function grantModel(store: AuthStore) {
+/** A client gets every scope it holds unless it asks for fewer; asking for one it lacks is invalid_scope. */
+export async function validateScope(_user: unknown, client: ModelClient, scope?: string[]) {
+  const asked = scope && scope.length > 0 ? scope : [...client.scopes];
+  return asked.every((name) => client.scopes.includes(name)) ? asked : false;
+}
+
+interface IssuedToken {
+  accessToken: string;
+  accessTokenExpiresAt: Date;
+  refreshToken?: string;
+  refreshTokenExpiresAt?: Date;
+  scope?: string[];
+}
+
+/** The library's model over our stores, but for getClient, which each request supplies. */
+function grantModel(store: AuthStore, grants: GrantStore, clock: () => number) {
   return {
-    async getUserFromClient(client: ModelClient) {
+    ...codeModel(grants, clock),
+    async getUserFromClient(client: ModelClient): Promise<ModelUser> {
       return { id: client.tenantId };
     },
-    /** A client gets every scope it holds unless it asks for fewer; asking for one it lacks is invalid_scope. */
-    async validateScope(_user: unknown, client: ModelClient, scope?: string[]) {
-      const asked = scope && scope.length > 0 ? scope : [...client.scopes];
-      return asked.every((name) => client.scopes.includes(name)) ? asked : false;
-    },
+    validateScope,
     async generateAccessToken() {
       return randomSecret();
     },
-    async saveToken(
-      token: { accessToken: string; accessTokenExpiresAt: Date; scope?: string[] },
-      client: ModelClient,
-      user: { id: string },
-    ) {
+    async generateRefreshToken() {
+      return randomSecret();
+    },
+    /** The user is the account the token acts for: the client's own, or (code flow) the one that consented. */
+    async saveToken(token: IssuedToken, client: ModelClient, user: ModelUser) {
       const issuedAt = Math.floor(Date.now() / 1000);
+      const scopes = token.scope ?? [];
       await store.saveToken({
         tokenHash: secretHash(token.accessToken),
         tenantId: user.id,
         clientId: client.id,
-        scopes: token.scope ?? [],
+        scopes,
         issuedAt,
         expiresAt: Math.floor(token.accessTokenExpiresAt.getTime() / 1000),
         revoked: false,
+        ...(user.chainId !== undefined && { chainId: user.chainId }),
       });
+      if (token.refreshToken !== undefined && user.chainId !== undefined) {
+        await grants.saveRefreshToken({
+          tokenHash: secretHash(token.refreshToken),
+          chainId: user.chainId,
+          clientId: client.id,
+          accountId: user.id,
+          scopes,
+          expiresAt: Math.floor(clock() / 1000) + REFRESH_TOKEN_LIFETIME_SECONDS,
+          retired: false,
+          revoked: false,
+        });
+      }
       return { ...token, client, user };
     },
     // Required by the library's model check, never reached: only the token endpoint is used.
@@ -74,11 +117,17 @@ function grantModel(store: AuthStore) {
  * the request, so the library takes it from the model as it is (requireClientAuthentication off):
  * one code path authenticates clients at every OAuth endpoint.
  */
-export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number, issued?: Counter<'grant'>) {
-  const model = grantModel(store);
+export function createTokenIssuer(
+  store: AuthStore,
+  grants: GrantStore,
+  tokenTtlSeconds: number,
+  issued?: Counter<'grant'>,
+  clock: () => number = Date.now,
+) {
+  const model = grantModel(store, grants, clock);
   const options = {
     accessTokenLifetime: tokenTtlSeconds,
-    refreshTokenLifetime: tokenTtlSeconds,
+    refreshTokenLifetime: REFRESH_TOKEN_LIFETIME_SECONDS,
     requireClientAuthentication: Object.fromEntries(GRANT_TYPES.map((grant) => [grant, false])),
   };
 
@@ -94,12 +143,7 @@ export function createTokenIssuer(store: AuthStore, tokenTtlSeconds: number, iss
   ): Promise<Record<string, unknown> | OAuthFailure> {
     const grant = offeredGrant(body);
     if (typeof grant !== 'string') return grant;
-    const modelClient: ModelClient = {
-      id: client.id,
-      grants: [...GRANT_TYPES],
-      tenantId: client.tenantId,
-      scopes: client.scopes,
-    };
+    const modelClient = modelClientOf(client);
     const { client_secret: _secret, ...rest } = body;
     const request = new OAuth2Server.Request({
       method: 'POST',

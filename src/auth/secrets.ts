@@ -37,3 +37,13 @@ export function secretMatches(secret: string, storedHash: string): boolean {
   const expected = Buffer.from(storedHash);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/** Whether `password` is the one `stored` (hashPassword's form) was made from; false for a form it does not know. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, key] = stored.split('$');
+  if (scheme !== 'scrypt' || salt === undefined || key === undefined) return false;
+  const expected = Buffer.from(key, 'base64url');
+  const options = { N: Number(n), r: Number(r), p: Number(p) };
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, options);
+  return timingSafeEqual(actual, expected);
+}

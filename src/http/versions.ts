@@ -35,7 +35,7 @@ export function routeNotFoundError(pathname: string, version: number): ApiError 
 /**
  * The error for a path outside every surface (SPEC §8): a version-like first segment the service
  * does not offer is 1001; an API name without its version (`/dogs`) is 1000 with the path to use;
- * anything else (`/metrics.xml`, `/favicon.ico`) is simply not there, 1002, naming the surfaces.
+ * anything else (`/metrics.xml`, `/robots.txt`) is simply not there, 1002, naming the surfaces.
  */
 export function unmatchedPathError(pathname: string, portalUrl: string): ApiError {
   const first = pathname.split('/')[1] ?? '';

@@ -29,8 +29,8 @@ export function finishOperation(operation: JsonObject, traits: AccessTraits): Js
 }
 
 /**
- * Only what the authorization server implements today: the client credentials grant
- * (GRANT_TYPES). The authorization code flow of SPEC §7 joins here when it exists.
+ * What the authorization server implements (GRANT_TYPES): the client credentials grant and the authorization code
+ * flow with PKCE S256, whose refresh tokens rotate.
  *
  * The OAuth endpoints are described in this scheme, not as paths: they live at {base}, outside
  * /v<N>, and belong to no version (v1's document marks every one of its paths deprecated, which
@@ -41,6 +41,13 @@ export function securitySchemes(config: Config): JsonObject {
   const flows: JsonObject = {};
   if ((GRANT_TYPES as readonly string[]).includes('client_credentials'))
     flows.clientCredentials = { tokenUrl: `${base}/oauth2/token`, scopes: { ...SCOPE_TEXT } };
+  if ((GRANT_TYPES as readonly string[]).includes('authorization_code'))
+    flows.authorizationCode = {
+      authorizationUrl: `${base}/oauth2/authorize`,
+      tokenUrl: `${base}/oauth2/token`,
+      refreshUrl: `${base}/oauth2/token`,
+      scopes: { ...SCOPE_TEXT },
+    };
   return {
     oauth2: { type: 'oauth2', description: describeAuthorizationServer(config), flows },
     // RFC 6750 §2.3: the same token in the query, for clients that cannot set headers; an apiKey scheme is how
@@ -67,16 +74,19 @@ function describeAuthorizationServer(config: Config): string {
       `the API root (outside /v{N}):`,
     [
       `- GET ${base}/.well-known/oauth-authorization-server: its metadata (RFC 8414).`,
-      `- POST ${base}/oauth2/token: a form with grant_type=${GRANT_TYPES.join(' or ')} (RFC 6749 §4.4) and ` +
+      `- GET, POST ${base}/oauth2/authorize: the code flow's login and consent pages (RFC 6749 §4.1), with ` +
+        'code_challenge and code_challenge_method=S256 (RFC 7636) required; the code lives 60 seconds, once.',
+      `- POST ${base}/oauth2/token: a form with grant_type=${GRANT_TYPES.join(' or ')} (RFC 6749 §4.4, §4.1.3, ` +
+        '§6; a code with its redirect_uri and code_verifier, a refresh token that is replaced at each use) and ' +
         `optionally scope (space-separated: ${SCOPES.join(', ')}; ` +
         'all the client holds by default). The client authenticates with Basic credentials (client_secret_basic) ' +
         'or with client_id and client_secret ' +
-        'in the form (client_secret_post). The answer is `{"access_token", "token_type": "Bearer", "expires_in", ' +
-        '"scope"}`.',
+        'in the form (client_secret_post); a public client sends only client_id. The answer is `{"access_token", ' +
+        '"token_type": "Bearer", "expires_in", "scope"}`, with "refresh_token" in the code flow.',
       `- POST ${base}/oauth2/revoke: a form with token (RFC 7009); the token stops working on every node within ` +
         `5 seconds.`,
       `- POST ${base}/oauth2/introspect: a form with token (RFC 7662); \`{"active": …}\` and, for an active ` +
-        `token of the client's own account, what it grants.`,
+        `token of the client's own account or issued to it, what it grants.`,
     ].join('\n'),
     'They answer in the RFCs\' own JSON (`{"error", "error_description"}` on a failure, 401 with a Basic ' +
       'challenge when Basic client authentication fails), ' +

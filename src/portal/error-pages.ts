@@ -3,15 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { catalogueEntries, entryByCode } from '../errors.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { escapeHtml, page } from './html.js';
+import { frameOf, sendPage } from './portal-context.js';
 
 /** `prefix` is the portal's path, for links; routes are relative to the portal surface. */
 export function registerErrorPages(app: FastifyInstance, prefix: string, wrongMethod: WrongMethodAnswer): void {
-  const index = page(
-    'Error codes',
-    `<h1>Error codes</h1>
+  const index = `<h1>Error codes</h1>
 <p>Every error of the API carries an integer <code>code</code> from this list, a plain-language <code>message</code>
 and a <code>more_info</code> link to one of these pages. Codes never change meaning, and a retired code is never reused.</p>
-<table><thead><tr><th>code</th><th>HTTP status</th><th>meaning</th></tr></thead><tbody>
+<div class="table-wrap"><table><thead><tr><th scope="col">code</th><th scope="col">HTTP status</th><th scope="col">meaning</th></tr></thead><tbody>
 ${catalogueEntries()
   .map(
     (entry) =>
@@ -19,14 +18,13 @@ ${catalogueEntries()
       `href="${prefix}/errors/${entry.code}">${entry.code}</a></td><td>${entry.status}</td><td>${escapeHtml(entry.title)}</td></tr>`,
   )
   .join('\n')}
-</tbody></table>`,
-  );
+</tbody></table></div>`;
 
   routeEveryMethod(app, {
     url: '/errors',
     method: ['GET'],
     wrongMethod,
-    handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(index),
+    handler: async (request, reply) => sendPage(reply, page(frameOf(request, prefix), 'Error codes', index)),
   });
 
   routeEveryMethod(app, {
@@ -36,20 +34,22 @@ ${catalogueEntries()
     handler: async (request, reply) => {
       const { code } = request.params as { code: string };
       const entry = /^\d+$/.test(code) ? entryByCode(Number(code)) : undefined;
-      reply.type('text/html; charset=utf-8');
       if (!entry) {
-        return reply
-          .code(404)
-          .send(
-            page(
-              'Unknown error code',
-              `<h1>Unknown error code</h1><p>The API has no error code ${escapeHtml(code)}. See <a ` +
-                `href="${prefix}/errors">the list of codes</a>.</p>`,
-            ),
-          );
+        return sendPage(
+          reply,
+          page(
+            frameOf(request, prefix),
+            'Unknown error code',
+            `<h1>Unknown error code</h1><p>The API has no error code ${escapeHtml(code)}. See <a ` +
+              `href="${prefix}/errors">the list of codes</a>.</p>`,
+          ),
+          404,
+        );
       }
-      return reply.send(
+      return sendPage(
+        reply,
         page(
+          frameOf(request, prefix),
           `Error ${entry.code}`,
           `<h1>Error ${entry.code}: ${escapeHtml(entry.title)}</h1>
 <p>HTTP status: <strong>${entry.status}</strong> (or 200 with <code>response_code</code> "${entry.status}" when <code>suppress_response_codes=true</code>).</p>

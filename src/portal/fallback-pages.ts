@@ -2,28 +2,26 @@
 // Allow for a wrong method.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WrongMethodAnswer } from '../http/route-every-method.js';
-import { escapeHtml, page } from './html.js';
-
-/** The portal home's path: the prefix, or `/` when the portal has a host of its own. */
-function homeOf(prefix: string): string {
-  return prefix === '' ? '/' : prefix;
-}
+import { escapeHtml, homeOf, page } from './html.js';
+import { frameOf, sendPage } from './portal-context.js';
 
 /** The 404 page: the portal is not the API, so no "has no version" error, but a way back home. */
 export function notFoundPage(prefix: string) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = request.url.split('?')[0] ?? '/';
-    return reply
-      .code(404)
-      .type('text/html; charset=utf-8')
-      .send(
-        page(
-          'Page not found',
-          `<h1>Page not found</h1>
+    return sendPage(
+      reply,
+      page(
+        frameOf(request, prefix),
+        'Page not found',
+        `<div class="card narrow">
+<h1>Page not found</h1>
 <p>The developer portal has no page at <code>${escapeHtml(path)}</code>.</p>
-<p>Go to <a href="${homeOf(prefix)}">the portal's home page</a>, which links every page it has.</p>`,
-        ),
-      );
+<p>Go to <a href="${homeOf(prefix)}">the portal's home page</a>, which links every page it has.</p>
+</div>`,
+      ),
+      404,
+    );
   };
 }
 
@@ -31,17 +29,18 @@ export function notFoundPage(prefix: string) {
 export function wrongMethodPage(prefix: string): WrongMethodAnswer {
   return (request, reply, allow) => {
     const path = request.url.split('?')[0] ?? '/';
-    return reply
-      .code(400)
-      .header('allow', allow)
-      .type('text/html; charset=utf-8')
-      .send(
-        page(
-          'Method not offered',
-          `<h1>Method not offered</h1>
+    return sendPage(
+      reply.header('allow', allow),
+      page(
+        frameOf(request, prefix),
+        'Method not offered',
+        `<div class="card narrow">
+<h1>Method not offered</h1>
 <p>The page <code>${escapeHtml(path)}</code> does not take ${escapeHtml(request.method)} requests; it takes ${escapeHtml(allow)}.</p>
-<p>Go to <a href="${homeOf(prefix)}">the portal's home page</a>.</p>`,
-        ),
-      );
+<p>Go to <a href="${homeOf(prefix)}">the portal's home page</a>.</p>
+</div>`,
+      ),
+      400,
+    );
   };
 }

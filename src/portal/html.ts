@@ -1,4 +1,5 @@
-// A minimal HTML page frame for the portal's plain pages, with escaping for any text put into it.
+// The portal's one page layout: header with the product name and navigation, main, footer; escaping for any text in it.
+import { ASSET_VERSION } from './assets.js';
 
 const ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -12,20 +13,53 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 }
 
-/** A whole page; `body` is trusted HTML built with escapeHtml. */
-export function page(title: string, body: string): string {
+/** What the frame of a page depends on: the portal's path (for links) and who is logged in, if anyone. */
+export interface Frame {
+  /** The portal's path, no trailing slash: '' when the portal has a host of its own. */
+  readonly prefix: string;
+  readonly session?: { readonly email: string; readonly csrfToken: string };
+}
+
+/** The portal home's path: the prefix, or `/` when the portal has a host of its own. */
+export function homeOf(prefix: string): string {
+  return prefix === '' ? '/' : prefix;
+}
+
+/** A whole page; `body` is trusted HTML built with escapeHtml. No inline style or script: the CSP allows neither. */
+export function page(frame: Frame, title: string, body: string): string {
+  const { prefix } = frame;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Dog Registry</title>
-<style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}
-code{background:#f3f3f3;padding:0 .2em}table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:left}</style>
+<title>${escapeHtml(title)} · Dog Registry Developers</title>
+<link rel="stylesheet" href="${prefix}/assets/portal.css?v=${ASSET_VERSION}">
+<link rel="icon" href="${prefix}/favicon.svg?v=${ASSET_VERSION}" type="image/svg+xml">
+<link rel="alternate icon" href="${prefix}/favicon.ico">
 </head>
 <body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site-header"><div class="bar">
+<a class="brand" href="${homeOf(prefix)}"><img src="${prefix}/favicon.svg?v=${ASSET_VERSION}" alt="" width="28" height="28"><span>Dog Registry <small>Developers</small></span></a>
+<nav aria-label="Portal">${navigation(frame)}</nav>
+</div></header>
+<main id="main">
 ${body}
+</main>
+<footer class="site-footer"><div class="bar">
+<span>Dog Registry API · developer portal</span>
+<span><a href="${prefix}/errors">Error codes</a> · <a href="${prefix}/versions">Versions</a> · <a href="${prefix}/openapi/v2.json">OpenAPI v2</a></span>
+</div></footer>
 </body>
 </html>
 `;
+}
+
+function navigation({ prefix, session }: Frame): string {
+  const links = `<a href="${homeOf(prefix)}">Home</a><a href="${prefix}/reference">Reference</a><a href="${prefix}/errors">Errors</a><a href="${prefix}/versions">Versions</a>`;
+  if (!session)
+    return `${links}<a href="${prefix}/login">Log in</a><a class="button" href="${prefix}/signup">Sign up</a>`;
+  return `${links}<a href="${prefix}/dashboard">Dashboard</a><form method="post" action="${prefix}/logout" class="inline">
+<input type="hidden" name="csrf" value="${escapeHtml(session.csrfToken)}"><button type="submit" class="link" title="Log out ${escapeHtml(session.email)}">Log out</button></form>`;
 }

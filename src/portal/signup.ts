@@ -11,7 +11,8 @@ import { serialize } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
 import { checkXmlText } from '../query/xml-text.js';
 import { newId } from '../storage/ids.js';
-import { escapeHtml, page } from './html.js';
+import { escapeHtml, page, type Frame } from './html.js';
+import { frameOf, sendPage } from './portal-context.js';
 
 const MIN_PASSWORD_LENGTH = 12;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
@@ -28,13 +29,14 @@ export function registerSignup(
   publicUrl: string,
   limiter: RateLimiter,
   wrongMethod: WrongMethodAnswer,
+  prefix: string,
 ): void {
   routeEveryMethod(app, {
     url: '/signup',
     method: ['GET', 'POST'],
     wrongMethod,
     handler: async (request, reply) =>
-      request.method === 'POST' ? signUp(request, reply) : reply.type('text/html; charset=utf-8').send(formPage()),
+      request.method === 'POST' ? signUp(request, reply) : sendPage(reply, formPage(frameOf(request, prefix))),
   });
 
   async function signUp(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -57,7 +59,7 @@ export function registerSignup(
         );
       app.businessMetrics.signups.inc();
       reply.header('cache-control', 'no-store');
-      if (browser) return reply.type('text/html; charset=utf-8').send(successPage(client.id, client.secret, publicUrl));
+      if (browser) return sendPage(reply, successPage(frameOf(request, prefix), client.id, client.secret, publicUrl));
       const document = {
         account: { id: accountId, email },
         client: { clientId: client.id, clientSecret: client.secret, scopes: client.scopes },
@@ -65,7 +67,7 @@ export function registerSignup(
       return reply.type(MEDIA_TYPES.json).send(serialize('json', document));
     } catch (error) {
       if (!(error instanceof ApiError) || !browser) throw error;
-      return reply.code(400).type('text/html; charset=utf-8').send(formPage(error.message));
+      return sendPage(reply, formPage(frameOf(request, prefix), error.message, typedValues(request)), 400);
     }
   }
 
@@ -107,27 +109,53 @@ function readSignup(body: Record<string, unknown>): { email: string; password: s
   return { email, password, appName };
 }
 
-function formPage(error?: string): string {
+/** What the browser sent, to fill the form again after an error: the email and the app's name, never the password. */
+function typedValues(request: FastifyRequest): { email: string; appName: string } {
+  let body: Record<string, unknown> = {};
+  try {
+    body = readBody(request) ?? {};
+  } catch {
+    // A body that does not parse kept nothing to show again.
+  }
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  return { email: text(body.email), appName: text(body.appName) };
+}
+
+function formPage(frame: Frame, error?: string, typed = { email: '', appName: '' }): string {
   return page(
+    frame,
     'Sign up',
-    `<h1>Sign up for the Dog Registry API</h1>
-${error ? `<p role="alert"><strong>${escapeHtml(error)}</strong></p>` : ''}
-<form method="post">
-<p><label>Email <input type="email" name="email" required></label></p>
-<p><label>Password (at least ${MIN_PASSWORD_LENGTH} characters) <input type="password" name="password" minlength="${MIN_PASSWORD_LENGTH}" required></label></p>
-<p><label>Name of your app <input name="appName" maxlength="100" required></label></p>
+    `<div class="card narrow">
+<h1>Sign up</h1>
+<p class="muted">An account, and a first app with the id and secret that get access tokens.</p>
+${error ? `<p class="alert" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="${frame.prefix}/signup">
+<div class="field"><label for="email">Email</label>
+<input id="email" type="email" name="email" autocomplete="email" required value="${escapeHtml(typed.email)}"></div>
+<div class="field"><label for="password">Password <span class="hint">At least ${MIN_PASSWORD_LENGTH} characters</span></label>
+<input id="password" type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></div>
+<div class="field"><label for="appName">Name of your app</label>
+<input id="appName" name="appName" maxlength="100" required value="${escapeHtml(typed.appName)}"></div>
 <p><button type="submit">Create account</button></p>
-</form>`,
+</form>
+<p class="muted">Already have an account? <a href="${frame.prefix}/login">Log in</a>.</p>
+</div>`,
   );
 }
 
-function successPage(clientId: string, secret: string, publicUrl: string): string {
+function successPage(frame: Frame, clientId: string, secret: string, publicUrl: string): string {
   return page(
+    frame,
     'Your client',
     `<h1>Your account is ready</h1>
-<p>Your client id is <code>${escapeHtml(clientId)}</code> and its secret is <code>${escapeHtml(secret)}</code>.</p>
-<p><strong>This is the only time the secret is shown.</strong> Keep it safe; the service stores only a hash of it.</p>
-<p>Get an access token:</p>
-<pre>curl -u '${escapeHtml(clientId)}:${escapeHtml(secret)}' -d grant_type=client_credentials ${escapeHtml(publicUrl)}/oauth2/token</pre>`,
+<div class="card">
+<p>Client id <code class="secret">${escapeHtml(clientId)}</code></p>
+<p>Client secret <code class="secret">${escapeHtml(secret)}</code></p>
+<p class="notice"><strong>This is the only time the secret is shown.</strong> Keep it safe; the service stores only a hash of it.</p>
+</div>
+<h2>Get an access token</h2>
+<pre><code>curl -u '${escapeHtml(clientId)}:${escapeHtml(secret)}' \
+  -d grant_type=client_credentials ${escapeHtml(publicUrl)}/oauth2/token</code></pre>
+<p><a class="btn" href="${frame.prefix}/login">Log in</a> to see your apps on the dashboard.</p>`,
   );
 }

@@ -5,6 +5,7 @@ import { deprecationHeaders } from '../http/deprecation.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { CURRENT_VERSION } from '../http/versions.js';
 import { escapeHtml, page } from './html.js';
+import { frameOf, sendPage } from './portal-context.js';
 
 export function registerVersionsPage(
   app: FastifyInstance,
@@ -12,16 +13,16 @@ export function registerVersionsPage(
   prefix: string,
   wrongMethod: WrongMethodAnswer,
 ): void {
-  const html = versionsPage(config, prefix);
+  const body = versionsBody(config, prefix);
   routeEveryMethod(app, {
     method: ['GET'],
     url: '/versions',
     wrongMethod,
-    handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(html),
+    handler: async (request, reply) => sendPage(reply, page(frameOf(request, prefix), 'API versions', body)),
   });
 }
 
-function versionsPage(config: Config, prefix: string): string {
+function versionsBody(config: Config, prefix: string): string {
   const base = escapeHtml(config.publicUrl);
   const headers = deprecationHeaders(config);
   const sunset = headers
@@ -34,15 +35,13 @@ Link: ${escapeHtml(headers.link)}</pre>
 (RFC 8594) the moment it may stop answering; the link points to this page.</p>`
     : `<p>No retirement date for v1 is announced yet. When one is, every v1 answer carries <code>Deprecation</code>,
 <code>Sunset</code> and a <code>Link</code> with <code>rel="deprecation"</code> to this page, at least six months ahead.</p>`;
-  return page(
-    'API versions',
-    `<h1>API versions</h1>
+  return `<h1>API versions</h1>
 <p>The version is the first segment of every API path: <code>${base}/v${CURRENT_VERSION}/dogs</code>. It never comes from a header,
 because a version changes how a client handles the answers.</p>
-<table><thead><tr><th>version</th><th>status</th><th>a creation (POST, or <code>method=post</code>) answers</th></tr></thead><tbody>
+<div class="table-wrap"><table><thead><tr><th scope="col">version</th><th scope="col">status</th><th scope="col">a creation (POST, or <code>method=post</code>) answers</th></tr></thead><tbody>
 <tr><td><code>v${CURRENT_VERSION}</code></td><td>current</td><td><code>201 Created</code>, with the new item's absolute URL in <code>Location</code></td></tr>
 <tr><td><code>v1</code></td><td>earlier, deprecated since ${escapeHtml(config.v1Deprecated)}</td><td><code>200 OK</code>, no <code>Location</code></td></tr>
-</tbody></table>
+</tbody></table></div>
 <p>That is the only difference: paths, parameters, envelopes (<code>{"dog": …}</code>, <code>&lt;dog&gt;…&lt;/dog&gt;</code>), error
 codes and everything else are the same in both, served by the same code. The body of a creation is the same
 <code>dog</code> envelope in both.</p>
@@ -65,6 +64,5 @@ expected <code>200</code> on creation. Nothing else changes.</li>
 <li>Test against v${CURRENT_VERSION}, ship, and retire your v1 calls before the sunset date.</li>
 </ol>
 <p>Reference: <a href="${prefix}/openapi/v${CURRENT_VERSION}.json">OpenAPI document of v${CURRENT_VERSION}</a>,
-<a href="${prefix}/openapi/v1.json">of v1</a> (its operations are marked deprecated); <a href="${prefix}/errors">error codes</a>.</p>`,
-  );
+<a href="${prefix}/openapi/v1.json">of v1</a> (its operations are marked deprecated); <a href="${prefix}/errors">error codes</a>.</p>`;
 }

@@ -1,5 +1,7 @@
 // The storage interface every backend implements (SQLite embedded, PostgreSQL for scale).
 import type { AuthStore } from '../auth/auth-store.js';
+import type { SessionStore } from '../auth/session-store.js';
+import type { GrantStore } from '../auth/grant-store.js';
 import type { Filter, Sort } from '../query/collection.js';
 import type { AssociationDef, Item, ResourceDef, WriteValues } from '../resources/definition.js';
 import type { RequestLogStore } from './request-log-store.js';
@@ -105,6 +107,10 @@ export interface Storage {
   readonly auth: AuthStore;
   /** The request log of the developer portal (SPEC §12), in the same database. */
   readonly requestLog: RequestLogStore;
+  /** The portal's logins and sessions, in the same database. */
+  readonly sessions: SessionStore;
+  /** The code flow's clients, codes, refresh tokens and chains, in the same database. */
+  readonly grants: GrantStore;
   /** Statements run so far: instrumentation (tests check that nested loading is batched). */
   readonly queryCount: number;
   /** Creates or upgrades the schema; safe to run on every start. */

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import { routeEveryMethod } from '../http/route-every-method.js';
 import { versionMissingError } from '../http/versions.js';
+import { registerRootFavicon } from '../portal/assets.js';
 import type { Storage } from '../storage/storage.js';
 
 export interface InfraSurfaceOptions {
@@ -38,6 +39,9 @@ export async function infraSurface(app: FastifyInstance, { config, storage }: In
       throw versionMissingError('/');
     },
   });
+
+  // Browsers ask every host for /favicon.ico; the portal's icon spares them (and the logs) a 404.
+  registerRootFavicon(app, infraWrongMethod);
 
   infraRoute(app, '/healthz', async (reply) => reply.send({ status: 'ok' }));
 

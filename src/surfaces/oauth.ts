@@ -1,20 +1,11 @@
-// The OAuth surface: the authorization server's endpoints (token, revoke, introspect, RFC 8414 metadata), answering in
-// RFC 6749's error shape.
+// The OAuth surface: the authorization server's endpoints (authorize, token, revoke, introspect, RFC 8414 metadata),
+// answering in RFC 6749's error shape (authorize: in pages and redirects).
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
-import type { AuthStore } from '../auth/auth-store.js';
-import { registerOAuthRoutes } from '../auth/oauth-routes.js';
-import type { TokenVerifier } from '../auth/token-verifier.js';
-import type { Config } from '../config.js';
+import { registerOAuthRoutes, type OAuthRouteOptions } from '../auth/oauth-routes.js';
 
-export interface OAuthSurfaceOptions {
-  readonly config: Config;
-  readonly store: AuthStore;
-  readonly verifier: TokenVerifier;
-}
-
-export async function oauthSurface(
-  app: FastifyInstance,
-  { config, store, verifier }: OAuthSurfaceOptions,
-): Promise<void> {
-  registerOAuthRoutes(app, config, store, verifier);
+export async function oauthSurface(app: FastifyInstance, options: OAuthRouteOptions): Promise<void> {
+  // The portal's session cookie reaches /oauth2/authorize (Path=/); parsed on this surface only, not on the API's.
+  await app.register(fastifyCookie);
+  registerOAuthRoutes(app, options);
 }

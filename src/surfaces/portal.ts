@@ -1,19 +1,29 @@
 // The portal surface, under its prefix (PORTAL_URL's path): the HTML pages, with the portal's own 404 and wrong-method
-// pages (SPEC §12).
+// pages (SPEC §12), its security headers, and its sessions.
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { AuthStore } from '../auth/auth-store.js';
+import type { SessionStore } from '../auth/session-store.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import { registerAssets } from '../portal/assets.js';
+import { registerDashboard } from '../portal/dashboard.js';
 import { registerErrorPages } from '../portal/error-pages.js';
 import { notFoundPage, wrongMethodPage } from '../portal/fallback-pages.js';
 import { registerHomePage } from '../portal/home-page.js';
+import { registerLogin } from '../portal/login.js';
 import { registerOpenApiRoutes } from '../portal/openapi-routes.js';
+import { sessionHook } from '../portal/portal-context.js';
+import { securityHeaders } from '../portal/security-headers.js';
+import { Sessions } from '../portal/sessions.js';
+import { registerReferencePage } from '../portal/reference-page.js';
 import { registerSignup } from '../portal/signup.js';
 import { registerVersionsPage } from '../portal/versions-page.js';
 
 export interface PortalSurfaceOptions {
   readonly config: Config;
   readonly store: AuthStore;
+  readonly sessionStore: SessionStore;
   /** Counts sign-ups per IP, with the open API operation (the open limit). */
   readonly openLimiter: RateLimiter;
   /** The path of PORTAL_URL, no trailing slash: '' when the portal has a host of its own. */
@@ -23,14 +33,23 @@ export interface PortalSurfaceOptions {
 /** Registered with `prefix: portalPrefix`: routes are relative to it, links in the pages name it. */
 export async function portalSurface(
   portal: FastifyInstance,
-  { config, store, openLimiter, portalPrefix }: PortalSurfaceOptions,
+  { config, store, sessionStore, openLimiter, portalPrefix }: PortalSurfaceOptions,
 ): Promise<void> {
+  // Cookies are parsed on the portal's requests only: the API's hot paths never pay for it.
+  await portal.register(fastifyCookie);
+  const sessions = new Sessions(sessionStore, config.portalUrl);
+  portal.addHook('onRequest', securityHeaders(config).hook);
+  portal.addHook('onRequest', sessionHook(sessions));
   const wrongMethod = wrongMethodPage(portalPrefix);
+  registerAssets(portal, portalPrefix, wrongMethod);
   registerHomePage(portal, config, portalPrefix, wrongMethod);
   registerErrorPages(portal, portalPrefix, wrongMethod);
   registerOpenApiRoutes(portal, config, wrongMethod);
+  registerReferencePage(portal, config, portalPrefix, wrongMethod);
   registerVersionsPage(portal, config, portalPrefix, wrongMethod);
-  registerSignup(portal, store, config.publicUrl, openLimiter, wrongMethod);
+  registerSignup(portal, store, config.publicUrl, openLimiter, wrongMethod, portalPrefix);
+  registerLogin(portal, { store: sessionStore, sessions, prefix: portalPrefix, wrongMethod });
+  registerDashboard(portal, sessionStore, portalPrefix, wrongMethod);
   // Fastify chooses a not-found handler by prefix. A portal on a host of its own has none to
   // claim (it shares `/` with the API host), so its unknown paths get the root's catalogue 404.
   if (portalPrefix !== '') portal.setNotFoundHandler(notFoundPage(portalPrefix));

@@ -30,8 +30,12 @@ test('the RFC 8414 metadata names this service as issuer and lists its endpoints
   assert.equal(metadata.token_endpoint, `${BASE}/oauth2/token`);
   assert.equal(metadata.revocation_endpoint, `${BASE}/oauth2/revoke`);
   assert.equal(metadata.introspection_endpoint, `${BASE}/oauth2/introspect`);
-  assert.deepEqual(metadata.grant_types_supported, ['client_credentials']);
-  assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post']);
+  assert.deepEqual(metadata.grant_types_supported, ['client_credentials', 'authorization_code', 'refresh_token']);
+  assert.deepEqual(metadata.token_endpoint_auth_methods_supported, [
+    'client_secret_basic',
+    'client_secret_post',
+    'none',
+  ]);
   assert.deepEqual(metadata.scopes_supported, ['read', 'write']);
   // SPEC §13: only the token, revocation and introspection answers are no-store; the metadata may be cached.
   assert.equal(response.headers['cache-control'], 'public, max-age=3600');

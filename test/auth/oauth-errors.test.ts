@@ -135,7 +135,8 @@ test('the token endpoint tells an unknown grant type (unsupported_grant_type) fr
       'grant_type=password&username=a&password=b',
       'unsupported_grant_type',
     ],
-    ['the code grant, not offered here', 'grant_type=authorization_code&code=x', 'unsupported_grant_type'],
+    // Offered since the code flow (issue 14): an unknown code is the grant's own error, not an unknown grant type.
+    ['the code grant with an unknown code', 'grant_type=authorization_code&code=x', 'invalid_grant'],
     ['a grant nobody knows', 'grant_type=telepathy', 'unsupported_grant_type'],
     [
       'an extension grant URI',

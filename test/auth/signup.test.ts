@@ -86,7 +86,7 @@ test('a browser gets the form, and a page that shows the secret once', async (t)
   const api = await build(t);
   const form = await api.request({ url: '/portal/signup/', headers: { accept: 'text/html' }, token: null });
   assert.equal(form.statusCode, 200);
-  assert.match(form.body, /<form method="post">/);
+  assert.match(form.body, /<form method="post" action="\/portal\/signup">/);
   const page = await api.request({
     method: 'POST',
     url: '/portal/signup',

@@ -90,7 +90,7 @@ test('a path outside every surface is a catalogue 404, unless it names the API w
   const api = await build(t);
   const cases = [
     ['/metrics.xml', 404, 1002],
-    ['/favicon.ico', 404, 1002],
+    ['/robots.txt', 404, 1002],
     ['/healthz/deeper', 404, 1002],
     ['/oauth2/authorise', 404, 1002],
     ['/portalx', 404, 1002],

@@ -19,7 +19,7 @@ test('the documents list exactly the API routes the app registers, and describe 
     return path ? [path, `${path}.json`, `${path}.xml`] : [];
   });
   const oauth = [...routes.keys()].filter((route) => OAUTH_ROUTE.test(route));
-  assert.equal(oauth.length, 4);
+  assert.equal(oauth.length, 5);
   for (const version of [1, 2]) {
     const document = await fetchDocument(api, version);
     assert.deepEqual(Object.keys(document.paths).sort(), [...expected].sort(), `v${version}`);

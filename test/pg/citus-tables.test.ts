@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { citusFaults, citusTables, readDeploymentDoc } from '../docs/citus-tables.js';
-import { createPostgresStorage, skipWithoutPostgres } from './databases.js';
-import { introspectPostgres } from './postgres-schema.js';
+import { skipWithoutPostgres } from './databases.js';
+import { migratedPostgresSchema } from './postgres-schema.js';
 
 const skip = skipWithoutPostgres;
 
@@ -11,12 +11,7 @@ test(
   'every PostgreSQL table is in one Citus list; distribution columns are NOT NULL and in every key',
   { skip },
   async (t) => {
-    const { storage, database } = await createPostgresStorage();
-    t.after(async () => {
-      await storage.close();
-      await database.drop();
-    });
-    const schema = await introspectPostgres(database.url);
+    const schema = await migratedPostgresSchema(t);
     const rows = citusTables(readDeploymentDoc());
     assert.deepEqual(citusFaults(rows, schema), []);
     // PostgreSQL reports the primary keys as unique indexes: (tenant_id, seq) of a resource, the hash of a token.

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { resources } from '../../src/resources/index.js';
 import { linkTables } from '../../src/resources/link-tables.js';
 import { compareSchema, expectedSchema } from '../../src/storage/expected-schema.js';
-import { createPostgresStorage, skipWithoutPostgres } from './databases.js';
-import { introspectPostgres } from './postgres-schema.js';
+import { skipWithoutPostgres } from './databases.js';
+import { migratedPostgresSchema } from './postgres-schema.js';
 
 const skip = skipWithoutPostgres;
 
@@ -13,12 +13,7 @@ test(
   'the migrated PostgreSQL schema has every table, column, search index and index the definitions imply',
   { skip },
   async (t) => {
-    const { storage, database } = await createPostgresStorage();
-    t.after(async () => {
-      await storage.close();
-      await database.drop();
-    });
-    const actual = await introspectPostgres(database.url);
+    const actual = await migratedPostgresSchema(t);
     const expected = expectedSchema(resources, 'postgres');
     assert.deepEqual(compareSchema(expected, actual), []);
     // Every resource of the registry and every link table (the search index is part of a resource's table here).

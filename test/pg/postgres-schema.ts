@@ -1,6 +1,8 @@
 // Reads the schema of a PostgreSQL schema (information_schema, pg_index) into the form compareSchema takes.
+import type { TestContext } from 'node:test';
 import pg from 'pg';
 import type { ActualSchema, ActualTable } from '../../src/storage/expected-schema.js';
+import { createPostgresStorage } from './databases.js';
 
 const COLUMNS = `SELECT table_name, column_name, is_nullable = 'NO' FROM information_schema.columns
   WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`;
@@ -14,6 +16,16 @@ const INDEXES = `SELECT t.relname, i.relname, x.indisunique, am.amname,
   JOIN pg_class t ON t.oid = x.indrelid
   JOIN pg_am am ON am.oid = i.relam
   WHERE t.relnamespace = current_schema()::regnamespace AND x.indpred IS NULL`;
+
+/** The schema of a fresh test database as the service's migrations leave it (dropped when the test ends). */
+export async function migratedPostgresSchema(t: TestContext): Promise<ActualSchema> {
+  const { storage, database } = await createPostgresStorage();
+  t.after(async () => {
+    await storage.close();
+    await database.drop();
+  });
+  return introspectPostgres(database.url);
+}
 
 /** The tables of the connection's current schema (the test database's search_path). */
 export async function introspectPostgres(url: string): Promise<ActualSchema> {

@@ -5,6 +5,7 @@ import {
   type AccessToken,
   type AuthStore,
   type Client,
+  type ClientType,
   type NewAccount,
 } from '../../auth/auth-store.js';
 import { NowAndThen } from '../../now-and-then.js';
@@ -36,17 +37,35 @@ export class PostgresAuthStore implements AuthStore {
   }
 
   async findClient(clientId: string): Promise<Client | undefined> {
-    const [row] = await this.db.rows<[string, string, string, string, string]>(
-      'SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = $1',
+    const [row] = await this.db.rows<[string, string, string, string, string, ClientType, string]>(
+      'SELECT id, tenant_id, name, secret_hash, scopes, type, redirect_uris FROM clients WHERE id = $1',
       [clientId],
     );
-    return row && { id: row[0], tenantId: row[1], name: row[2], secretHash: row[3], scopes: row[4].split(' ') };
+    return (
+      row && {
+        id: row[0],
+        tenantId: row[1],
+        name: row[2],
+        secretHash: row[3],
+        scopes: row[4].split(' '),
+        type: row[5],
+        redirectUris: JSON.parse(row[6]) as string[],
+      }
+    );
   }
 
   async saveToken(token: AccessToken): Promise<void> {
     await this.db.run(
-      'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt],
+      'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [
+        token.tokenHash,
+        token.tenantId,
+        token.clientId,
+        token.scopes.join(' '),
+        token.issuedAt,
+        token.expiresAt,
+        token.chainId ?? null,
+      ],
     );
     if (this.sweeps.due()) {
       await this.db.run('DELETE FROM access_tokens WHERE expires_at < $1', [

@@ -145,6 +145,55 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
   },
   {
     version: 4,
+    description: 'portal sessions: the id only as a hash, the account, the CSRF secret, created and expiry times',
+    sql: `
+      CREATE TABLE sessions (
+        id_hash text PRIMARY KEY,
+        account_id text NOT NULL,
+        csrf_secret text NOT NULL,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL
+      );
+      CREATE INDEX sessions_account ON sessions (account_id);
+      CREATE INDEX sessions_expiry ON sessions (expires_at);`,
+  },
+  {
+    version: 5,
+    description: 'the code flow: client types and redirect URIs, authorization codes, refresh tokens, token chains',
+    // As in SQLite: a chain (one consent) ties a code, its refresh tokens and access tokens together for revocation.
+    // Looked up by their own keys (a code or token hash, a chain id), like the other auth tables.
+    sql: `
+      ALTER TABLE clients ADD COLUMN type text NOT NULL DEFAULT 'confidential';
+      ALTER TABLE clients ADD COLUMN redirect_uris text NOT NULL DEFAULT '[]';
+      ALTER TABLE access_tokens ADD COLUMN chain_id text;
+      CREATE INDEX access_tokens_chain ON access_tokens (chain_id);
+      CREATE TABLE authorization_codes (
+        code_hash text PRIMARY KEY,
+        chain_id text NOT NULL,
+        client_id text NOT NULL,
+        account_id text NOT NULL,
+        redirect_uri text NOT NULL,
+        scopes text NOT NULL,
+        code_challenge text NOT NULL,
+        expires_at bigint NOT NULL,
+        used_at bigint
+      );
+      CREATE INDEX authorization_codes_expiry ON authorization_codes (expires_at);
+      CREATE TABLE refresh_tokens (
+        token_hash text PRIMARY KEY,
+        chain_id text NOT NULL,
+        client_id text NOT NULL,
+        account_id text NOT NULL,
+        scopes text NOT NULL,
+        expires_at bigint NOT NULL,
+        retired_at bigint,
+        revoked_at bigint
+      );
+      CREATE INDEX refresh_tokens_chain ON refresh_tokens (chain_id);
+      CREATE INDEX refresh_tokens_expiry ON refresh_tokens (expires_at);`,
+  },
+  {
+    version: 6,
     description: 'the request log: API requests per account and app, for the developer portal',
     // Tenant data like the resources (distributed by tenant_id under Citus). time is ms since the epoch;
     // duration_ms has sub-millisecond precision; status_class is status / 100. Unlike SQLite's, seq is one sequence

@@ -30,6 +30,8 @@ import type {
 import { Connection, type Executor } from './connection.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
 import { PostgresRequestLog } from './postgres-request-log.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
+import { PostgresGrantStore } from './postgres-grant-store.js';
 import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.js';
 import { runMigrations } from './migrate.js';
 import { orderBy, Params, relatedQuery, selectList, whereClause } from './postgres-sql.js';
@@ -43,6 +45,9 @@ export class PostgresStorage implements Storage {
   /** Accounts, OAuth clients and access tokens, in the same database. */
   readonly auth: PostgresAuthStore;
   readonly requestLog: PostgresRequestLog;
+  readonly sessions: PostgresSessionStore;
+  /** The code flow's clients, codes, refresh tokens and chains. */
+  readonly grants: PostgresGrantStore;
   private closed = false;
 
   /** A pool of up to `poolSize` connections on `databaseUrl` (postgres://…); none is opened before the first query. */
@@ -50,6 +55,8 @@ export class PostgresStorage implements Storage {
     this.db = new Connection(databaseUrl, { poolSize });
     this.auth = new PostgresAuthStore(this.db);
     this.requestLog = new PostgresRequestLog(this.db);
+    this.sessions = new PostgresSessionStore(this.db);
+    this.grants = new PostgresGrantStore(this.db);
   }
 
   /** Statements run so far: lets tests check that loading associations is batched. */

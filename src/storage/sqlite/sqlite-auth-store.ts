@@ -5,12 +5,23 @@ import {
   type AccessToken,
   type AuthStore,
   type Client,
+  type ClientType,
   type NewAccount,
 } from '../../auth/auth-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import { now } from '../ids.js';
 import type { GroupCommit } from './group-commit.js';
 import type { Statements } from './statements.js';
+
+interface ClientRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  secret_hash: string;
+  scopes: string;
+  type: string;
+  redirect_uris: string;
+}
 
 interface TokenRow {
   token_hash: string;
@@ -48,11 +59,11 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async findClient(clientId: string): Promise<Client | undefined> {
-    let row: { id: string; tenant_id: string; name: string; secret_hash: string; scopes: string } | undefined;
+    let row: ClientRow | undefined;
     try {
       row = this.statements
-        .get('SELECT id, tenant_id, name, secret_hash, scopes FROM clients WHERE id = ?')
-        .get(clientId) as typeof row;
+        .get('SELECT id, tenant_id, name, secret_hash, scopes, type, redirect_uris FROM clients WHERE id = ?')
+        .get(clientId) as ClientRow | undefined;
     } catch (error) {
       throw this.statements.failure(error);
     }
@@ -63,6 +74,8 @@ export class SqliteAuthStore implements AuthStore {
         name: row.name,
         secretHash: row.secret_hash,
         scopes: row.scopes.split(' '),
+        type: row.type as ClientType,
+        redirectUris: JSON.parse(row.redirect_uris) as string[],
       }
     );
   }
@@ -72,9 +85,17 @@ export class SqliteAuthStore implements AuthStore {
     await this.writes.run(() => {
       this.statements
         .get(
-          'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+          'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
         )
-        .run(token.tokenHash, token.tenantId, token.clientId, token.scopes.join(' '), token.issuedAt, token.expiresAt);
+        .run(
+          token.tokenHash,
+          token.tenantId,
+          token.clientId,
+          token.scopes.join(' '),
+          token.issuedAt,
+          token.expiresAt,
+          token.chainId ?? null,
+        );
       if (sweep)
         this.statements
           .get('DELETE FROM access_tokens WHERE expires_at < ?')

@@ -133,6 +133,56 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
   },
   {
     version: 4,
+    description: 'portal sessions: the id only as a hash, the account, the CSRF secret, created and expiry times',
+    sql: `
+      CREATE TABLE sessions (
+        id_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        csrf_secret TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX sessions_account ON sessions (account_id);
+      CREATE INDEX sessions_expiry ON sessions (expires_at);`,
+  },
+  {
+    version: 5,
+    description: 'the code flow: client types and redirect URIs, authorization codes, refresh tokens, token chains',
+    // A chain is one consent: its code, refresh tokens and access tokens share chain_id, so that a replayed code or
+    // a reused refresh token revokes all of them at once. Public clients keep an empty secret_hash (no secret
+    // hashes to it).
+    sql: `
+      ALTER TABLE clients ADD COLUMN type TEXT NOT NULL DEFAULT 'confidential';
+      ALTER TABLE clients ADD COLUMN redirect_uris TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE access_tokens ADD COLUMN chain_id TEXT;
+      CREATE INDEX access_tokens_chain ON access_tokens (chain_id);
+      CREATE TABLE authorization_codes (
+        code_hash TEXT PRIMARY KEY,
+        chain_id TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        redirect_uri TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        code_challenge TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER
+      );
+      CREATE INDEX authorization_codes_expiry ON authorization_codes (expires_at);
+      CREATE TABLE refresh_tokens (
+        token_hash TEXT PRIMARY KEY,
+        chain_id TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        retired_at INTEGER,
+        revoked_at INTEGER
+      );
+      CREATE INDEX refresh_tokens_chain ON refresh_tokens (chain_id);
+      CREATE INDEX refresh_tokens_expiry ON refresh_tokens (expires_at);`,
+  },
+  {
+    version: 6,
     description: 'the request log: API requests per account and app, for the developer portal',
     // time is ms since the epoch; duration_ms has sub-millisecond precision (a REAL); status_class is status / 100.
     // Clustered by app (WITHOUT ROWID), seq counted per app, and no other index: every logged request costs one

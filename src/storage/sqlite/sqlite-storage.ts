@@ -35,6 +35,8 @@ import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { SqliteRequestLog } from './sqlite-request-log.js';
+import { SqliteSessionStore } from './sqlite-session-store.js';
+import { SqliteGrantStore } from './sqlite-grant-store.js';
 import { migrations } from './sqlite-migrations.js';
 import {
   BOUND_INTEGER,
@@ -58,6 +60,8 @@ export class SqliteStorage implements Storage {
   private readonly idempotency = new IdempotencyPolicy();
   readonly auth: SqliteAuthStore;
   readonly requestLog: SqliteRequestLog;
+  readonly sessions: SqliteSessionStore;
+  readonly grants: SqliteGrantStore;
 
   /** Opens (creating if needed) `<dataDir>/registry.sqlite`, or an in-memory database for ':memory:'. */
   constructor(dataDir: string | ':memory:') {
@@ -82,6 +86,8 @@ export class SqliteStorage implements Storage {
     this.plans = new SqliteWrites(this.statements);
     this.auth = new SqliteAuthStore(this.statements, this.writes);
     this.requestLog = new SqliteRequestLog(this.statements, this.writes);
+    this.sessions = new SqliteSessionStore(this.statements, this.writes);
+    this.grants = new SqliteGrantStore(this.statements, this.writes);
     this.db.function('ci', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? value.toLowerCase() : value,
     );

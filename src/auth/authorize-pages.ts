@@ -1,0 +1,114 @@
+// The pages of /oauth2/authorize: the consent page and the error page shown instead of a redirect.
+import type { FastifyReply } from 'fastify';
+import type { Frame } from '../portal/html.js';
+import { escapeHtml, page } from '../portal/html.js';
+
+/**
+ * SPEC §12's headers of every HTML answer, stricter than the portal's (no script, no fetch at all) but without its
+ * form-action: the Allow answer redirects to the app, which Chrome holds form-action to. Styles are the portal's file.
+ */
+function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
+/** An authorization request that cannot be sent back to the app (RFC 6749 §4.1.2.1): said to the person, 400. */
+export function sendAuthorizeError(reply: FastifyReply, problem: string): FastifyReply {
+  return sendPage(
+    reply,
+    400,
+    page(
+      frameOf(reply),
+      'Authorization failed',
+      `<h1>This app's sign-in link is not valid</h1>
+<p>${escapeHtml(problem)}</p>
+<p>Nothing was shared with the app. Tell the app's developer; they can fix the link or the app's registered redirect
+URIs in the developer portal.</p>`,
+    ),
+  );
+}
+
+export interface ConsentView {
+  readonly appName: string;
+  readonly ownerEmail: string;
+  readonly accountEmail: string;
+  readonly scopes: readonly string[];
+  /** The authorization request's parameters, posted back with the decision. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly csrfToken: string;
+  /** The URL of /oauth2/authorize under the public base. */
+  readonly action: string;
+}
+
+const SCOPE_TEXT: Readonly<Record<string, string>> = {
+  read: 'read your dogs, owners, veterinarians and foods',
+  write: 'create, change and delete your dogs, owners, veterinarians and foods',
+};
+
+/** Names the app, its owner and the scopes asked for; Allow and Deny post the request back with the CSRF token. */
+export function sendConsent(reply: FastifyReply, view: ConsentView): FastifyReply {
+  const hidden = Object.entries(view.params)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  const scopes = view.scopes
+    .map((scope) => `<li><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPE_TEXT[scope] ?? scope)}</li>`)
+    .join('\n');
+  return sendPage(
+    reply,
+    200,
+    page(
+      frameOf(reply),
+      `Allow ${view.appName}?`,
+      `<h1>Allow <strong>${escapeHtml(view.appName)}</strong> to use your Dog Registry account?</h1>
+<p>The app <strong>${escapeHtml(view.appName)}</strong> is made by the account <strong>${escapeHtml(view.ownerEmail)}</strong>.
+It asks to act for you, <strong>${escapeHtml(view.accountEmail)}</strong>, and to:</p>
+<ul>
+${scopes}
+</ul>
+<form method="post" action="${escapeHtml(view.action)}">
+${hidden}
+<input type="hidden" name="csrf_token" value="${escapeHtml(view.csrfToken)}">
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button>
+</form>`,
+    ),
+  );
+}
+
+/** A decision posted without the session's CSRF token: refused, nothing changes. */
+export function sendForbidden(reply: FastifyReply): FastifyReply {
+  return sendPage(
+    reply,
+    403,
+    page(
+      frameOf(reply),
+      'Form expired',
+      `<h1>This form has expired</h1>
+<p>The form was not sent from your current session, so nothing was done. Go back to the app and start again.</p>`,
+    ),
+  );
+}
+
+/** The answer to a method /oauth2/authorize does not take: a 400 page with Allow. */
+export function sendWrongMethod(reply: FastifyReply, allow: string): FastifyReply {
+  reply.header('allow', allow);
+  return sendPage(
+    reply,
+    400,
+    page(frameOf(reply), 'Wrong method', `<h1>Wrong method</h1><p>This page takes ${escapeHtml(allow)}.</p>`),
+  );
+}
+
+/** The portal's frame around these pages (its stylesheet, icon and links), set on the route by registerAuthorize. */
+function frameOf(reply: FastifyReply): Frame {
+  return (reply.request.routeOptions.config as { frame?: Frame }).frame ?? { prefix: '' };
+}

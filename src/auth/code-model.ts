@@ -1,0 +1,70 @@
+// The parts of @node-oauth/oauth2-server's model that the code and refresh grants read: codes and refresh tokens from
+// the store, single use and rotation made atomic there, and a replay or reuse revoking the whole chain.
+import type { GrantStore } from './grant-store.js';
+import { secretHash } from './secrets.js';
+
+/** The user the library hands around: the consenting account, and the chain (one consent) of the code flow. */
+export interface ModelUser {
+  readonly id: string;
+  readonly chainId?: string;
+}
+
+/**
+ * The library compares expiry times with its own `new Date()`; a time of ours (the injected clock's seconds) is turned
+ * into the Date that is as far from the real now as it is from the clock's now, so that tests can advance the clock.
+ */
+function libraryDate(epochSeconds: number, clock: () => number): Date {
+  return new Date(Date.now() + epochSeconds * 1000 - clock());
+}
+
+export function codeModel(grants: GrantStore, clock: () => number) {
+  return {
+    /** A used code is answered unknown (invalid_grant) and revokes what it issued: RFC 6749 §4.1.2. */
+    async getAuthorizationCode(code: string) {
+      const stored = await grants.findCode(secretHash(code));
+      if (!stored) return undefined;
+      if (stored.used) {
+        await grants.revokeChain(stored.chainId);
+        return undefined;
+      }
+      return {
+        authorizationCode: code,
+        expiresAt: libraryDate(stored.expiresAt, clock),
+        redirectUri: stored.redirectUri,
+        scope: [...stored.scopes],
+        codeChallenge: stored.codeChallenge,
+        codeChallengeMethod: 'S256',
+        client: { id: stored.clientId },
+        user: { id: stored.accountId, chainId: stored.chainId } satisfies ModelUser,
+      };
+    },
+    /** Called before the PKCE check, so a wrong verifier uses the code up too; losing a race is a replay. */
+    async revokeAuthorizationCode(code: { authorizationCode: string; user: ModelUser }) {
+      if (await grants.useCode(secretHash(code.authorizationCode))) return true;
+      if (code.user.chainId) await grants.revokeChain(code.user.chainId);
+      return false;
+    },
+    /** A retired refresh token presented again revokes its chain; a revoked one is simply unknown. */
+    async getRefreshToken(refreshToken: string) {
+      const stored = await grants.findRefreshToken(secretHash(refreshToken));
+      if (!stored || stored.revoked) return undefined;
+      if (stored.retired) {
+        await grants.revokeChain(stored.chainId);
+        return undefined;
+      }
+      return {
+        refreshToken,
+        refreshTokenExpiresAt: libraryDate(stored.expiresAt, clock),
+        scope: [...stored.scopes],
+        client: { id: stored.clientId },
+        user: { id: stored.accountId, chainId: stored.chainId } satisfies ModelUser,
+      };
+    },
+    /** The rotation: the library retires the presented refresh token before it issues the next. */
+    async revokeToken(token: { refreshToken: string; user: ModelUser }) {
+      if (await grants.retireRefreshToken(secretHash(token.refreshToken))) return true;
+      if (token.user.chainId) await grants.revokeChain(token.user.chainId);
+      return false;
+    },
+  };
+}

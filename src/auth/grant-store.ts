@@ -1,0 +1,47 @@
+// The storage of the code flow: clients with redirect URIs, single-use authorization codes, rotating refresh tokens,
+// and the chain (one consent) that ties them and their access tokens together for revocation.
+import type { Client } from './auth-store.js';
+
+export interface AuthorizationCode {
+  readonly codeHash: string;
+  readonly chainId: string;
+  readonly clientId: string;
+  /** The account that consented: the tokens act on its data. */
+  readonly accountId: string;
+  readonly redirectUri: string;
+  readonly scopes: readonly string[];
+  /** The S256 code challenge (RFC 7636). */
+  readonly codeChallenge: string;
+  /** Seconds since the epoch. */
+  readonly expiresAt: number;
+  readonly used: boolean;
+}
+
+export interface RefreshToken {
+  readonly tokenHash: string;
+  readonly chainId: string;
+  readonly clientId: string;
+  readonly accountId: string;
+  readonly scopes: readonly string[];
+  readonly expiresAt: number;
+  /** Exchanged once already: presenting it again revokes the chain. */
+  readonly retired: boolean;
+  readonly revoked: boolean;
+}
+
+export interface GrantStore {
+  /** Adds a client to an account (tests, until the dashboard creates them). */
+  createClient(client: Client): Promise<void>;
+  /** The email of an account, named on the consent page as the app's owner. */
+  accountEmail(accountId: string): Promise<string | undefined>;
+  saveCode(code: AuthorizationCode): Promise<void>;
+  findCode(codeHash: string): Promise<AuthorizationCode | undefined>;
+  /** Marks a code used; false when it was used already (or is unknown): one exchange wins. */
+  useCode(codeHash: string): Promise<boolean>;
+  saveRefreshToken(token: RefreshToken): Promise<void>;
+  findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined>;
+  /** Retires a refresh token at its rotation; false when it was retired or revoked already. */
+  retireRefreshToken(tokenHash: string): Promise<boolean>;
+  /** Revokes every refresh and access token of a chain. */
+  revokeChain(chainId: string): Promise<void>;
+}

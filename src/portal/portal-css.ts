@@ -1,0 +1,84 @@
+// The portal's stylesheet, served at {portal}/assets/portal.css: system fonts (nothing from other hosts), 390 px first.
+export const PORTAL_CSS = `:root {
+  --ink: #1d2433; --muted: #5b6478; --line: #dfe3ea; --paper: #ffffff; --wash: #f5f7fa;
+  --brand: #0f5c55; --brand-ink: #ffffff; --accent: #0d7a70; --danger: #a3242a; --danger-wash: #fdf0f0;
+  --ok-wash: #eef8f4; --radius: 8px;
+  color-scheme: light;
+}
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body {
+  margin: 0; min-height: 100vh; display: flex; flex-direction: column; background: var(--wash); color: var(--ink);
+  font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+}
+a { color: var(--accent); text-underline-offset: 2px; }
+a:hover { color: var(--brand); }
+:focus-visible { outline: 3px solid #f0b429; outline-offset: 2px; border-radius: 2px; }
+.skip { position: absolute; left: -999px; top: 0; background: var(--paper); padding: .5rem 1rem; z-index: 10; }
+.skip:focus { left: .5rem; }
+.bar { max-width: 64rem; margin: 0 auto; padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1.5rem;
+  align-items: center; justify-content: space-between; }
+.site-header { background: var(--brand); color: var(--brand-ink); }
+.site-header a, .site-header .link { color: var(--brand-ink); text-decoration: none; }
+.site-header a:hover, .site-header .link:hover { text-decoration: underline; color: var(--brand-ink); }
+.brand { display: flex; align-items: center; gap: .6rem; font-weight: 700; font-size: 1.15rem; }
+.brand small { font-weight: 400; opacity: .85; }
+.brand img { display: block; }
+nav { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; font-size: .95rem; }
+nav .button { border: 1px solid rgba(255,255,255,.7); border-radius: var(--radius); padding: .15rem .7rem; }
+form.inline { display: inline; margin: 0; }
+button.link { background: none; border: 0; padding: 0; font: inherit; cursor: pointer; }
+main { flex: 1; width: 100%; max-width: 64rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
+main > :first-child { margin-top: 0; }
+h1 { font-size: 1.9rem; line-height: 1.25; margin: .5rem 0 1rem; letter-spacing: -.01em; }
+h2 { font-size: 1.35rem; line-height: 1.3; margin: 2rem 0 .75rem; }
+h3 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
+p, ul, ol { margin: 0 0 1rem; }
+.lead { font-size: 1.15rem; color: var(--muted); max-width: 44rem; }
+code, pre, kbd { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: .9em; }
+code { background: #eef1f5; border-radius: 4px; padding: .05em .3em; overflow-wrap: anywhere; }
+pre { background: #1d2433; color: #e8ecf3; border-radius: var(--radius); padding: .9rem 1rem; overflow-x: auto;
+  line-height: 1.5; margin: 0 0 1rem; }
+pre code { background: none; padding: 0; color: inherit; overflow-wrap: normal; }
+.card { background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius); padding: 1.25rem;
+  margin: 0 0 1.25rem; }
+.narrow { max-width: 28rem; }
+.steps { counter-reset: step; list-style: none; padding: 0; }
+.steps > li { counter-increment: step; position: relative; padding-left: 2.5rem; margin-bottom: 1.25rem; }
+.steps > li::before { content: counter(step); position: absolute; left: 0; top: .1rem; width: 1.8rem; height: 1.8rem;
+  border-radius: 50%; background: var(--brand); color: var(--brand-ink); display: grid; place-items: center;
+  font-weight: 700; font-size: .9rem; }
+.grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); margin-bottom: 1.5rem; }
+.grid .card { margin: 0; }
+.grid h3 { margin-top: 0; }
+.table-wrap { overflow-x: auto; background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius);
+  margin: 0 0 1.25rem; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .55rem .8rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-size: .85rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); background: var(--wash); }
+tr:last-child td { border-bottom: 0; }
+label { display: block; font-weight: 600; margin-bottom: .3rem; }
+.hint { display: block; font-weight: 400; color: var(--muted); font-size: .9rem; }
+.field { margin-bottom: 1rem; }
+input[type=email], input[type=password], input[type=text], input[type=url], input:not([type]) {
+  display: block; width: 100%; font: inherit; padding: .55rem .7rem; border: 1px solid #b9c0cc;
+  border-radius: var(--radius); background: var(--paper); color: var(--ink); }
+input:focus-visible { border-color: var(--accent); }
+.btn, button[type=submit]:not(.link) { display: inline-block; font: inherit; font-weight: 600; cursor: pointer;
+  background: var(--brand); color: var(--brand-ink); border: 0; border-radius: var(--radius); padding: .6rem 1.2rem;
+  text-decoration: none; }
+.btn:hover, button[type=submit]:not(.link):hover { background: #0b4a44; color: var(--brand-ink); }
+.alert { border-radius: var(--radius); padding: .75rem 1rem; margin: 0 0 1rem; background: var(--danger-wash);
+  border: 1px solid #efc2c4; color: var(--danger); }
+.notice { border-radius: var(--radius); padding: .75rem 1rem; margin: 0 0 1rem; background: var(--ok-wash);
+  border: 1px solid #bfe3d5; }
+.muted { color: var(--muted); }
+.secret { display: block; background: #eef1f5; padding: .5rem .7rem; border-radius: var(--radius); word-break: break-all; }
+.site-footer { background: var(--paper); border-top: 1px solid var(--line); color: var(--muted); font-size: .9rem; }
+@media (max-width: 40rem) {
+  h1 { font-size: 1.55rem; }
+  .bar { padding: .6rem .9rem; }
+  main { padding: 1rem .9rem 2rem; }
+  th, td { padding: .45rem .55rem; }
+}
+`;

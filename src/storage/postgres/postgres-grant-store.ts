@@ -1,0 +1,135 @@
+// The code flow's clients, codes, refresh tokens and chains in the PostgreSQL database, shared by every node.
+import { TOKEN_SWEEP_INTERVAL_MS, type Client } from '../../auth/auth-store.js';
+import type { AuthorizationCode, GrantStore, RefreshToken } from '../../auth/grant-store.js';
+import { NowAndThen } from '../../now-and-then.js';
+import type { Connection } from './connection.js';
+
+type CodeRow = [string, string, string, string, string, string, string, string, string | null];
+type RefreshRow = [string, string, string, string, string, string, string | null, string | null];
+
+const seconds = (): number => Math.floor(Date.now() / 1000);
+
+export class PostgresGrantStore implements GrantStore {
+  /** Expired codes and refresh tokens are deleted now and then, when a code is saved. */
+  private readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
+
+  constructor(private readonly db: Connection) {}
+
+  async createClient(client: Client): Promise<void> {
+    await this.db.run(
+      'INSERT INTO clients (id, tenant_id, name, secret_hash, scopes, type, redirect_uris, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, now())',
+      [
+        client.id,
+        client.tenantId,
+        client.name,
+        client.secretHash,
+        client.scopes.join(' '),
+        client.type,
+        JSON.stringify(client.redirectUris),
+      ],
+    );
+  }
+
+  async accountEmail(accountId: string): Promise<string | undefined> {
+    const [row] = await this.db.rows<[string]>('SELECT email FROM accounts WHERE id = $1', [accountId]);
+    return row?.[0];
+  }
+
+  async saveCode(code: AuthorizationCode): Promise<void> {
+    await this.db.run(
+      'INSERT INTO authorization_codes (code_hash, chain_id, client_id, account_id, redirect_uri, scopes, code_challenge, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [
+        code.codeHash,
+        code.chainId,
+        code.clientId,
+        code.accountId,
+        code.redirectUri,
+        code.scopes.join(' '),
+        code.codeChallenge,
+        code.expiresAt,
+      ],
+    );
+    if (this.sweeps.due()) {
+      // A used code is kept a day after it expired, so that its replay still revokes what it issued.
+      const before = seconds() - 24 * 60 * 60;
+      await this.db.run('DELETE FROM authorization_codes WHERE expires_at < $1', [before]);
+      await this.db.run('DELETE FROM refresh_tokens WHERE expires_at < $1', [before]);
+    }
+  }
+
+  async findCode(codeHash: string): Promise<AuthorizationCode | undefined> {
+    const [row] = await this.db.rows<CodeRow>(
+      'SELECT code_hash, chain_id, client_id, account_id, redirect_uri, scopes, code_challenge, expires_at, used_at FROM authorization_codes WHERE code_hash = $1',
+      [codeHash],
+    );
+    return (
+      row && {
+        codeHash: row[0],
+        chainId: row[1],
+        clientId: row[2],
+        accountId: row[3],
+        redirectUri: row[4],
+        scopes: row[5].split(' '),
+        codeChallenge: row[6],
+        expiresAt: Number(row[7]),
+        used: row[8] !== null,
+      }
+    );
+  }
+
+  async useCode(codeHash: string): Promise<boolean> {
+    const changed = await this.db.run(
+      'UPDATE authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL',
+      [codeHash, seconds()],
+    );
+    return changed > 0;
+  }
+
+  async saveRefreshToken(token: RefreshToken): Promise<void> {
+    await this.db.run(
+      'INSERT INTO refresh_tokens (token_hash, chain_id, client_id, account_id, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [token.tokenHash, token.chainId, token.clientId, token.accountId, token.scopes.join(' '), token.expiresAt],
+    );
+  }
+
+  async findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined> {
+    const [row] = await this.db.rows<RefreshRow>(
+      'SELECT token_hash, chain_id, client_id, account_id, scopes, expires_at, retired_at, revoked_at FROM refresh_tokens WHERE token_hash = $1',
+      [tokenHash],
+    );
+    return (
+      row && {
+        tokenHash: row[0],
+        chainId: row[1],
+        clientId: row[2],
+        accountId: row[3],
+        scopes: row[4].split(' '),
+        expiresAt: Number(row[5]),
+        retired: row[6] !== null,
+        revoked: row[7] !== null,
+      }
+    );
+  }
+
+  async retireRefreshToken(tokenHash: string): Promise<boolean> {
+    const changed = await this.db.run(
+      'UPDATE refresh_tokens SET retired_at = $2 WHERE token_hash = $1 AND retired_at IS NULL AND revoked_at IS NULL',
+      [tokenHash, seconds()],
+    );
+    return changed > 0;
+  }
+
+  async revokeChain(chainId: string): Promise<void> {
+    const at = seconds();
+    await this.db.transaction(async (tx) => {
+      await tx.run('UPDATE refresh_tokens SET revoked_at = $2 WHERE chain_id = $1 AND revoked_at IS NULL', [
+        chainId,
+        at,
+      ]);
+      await tx.run('UPDATE access_tokens SET revoked_at = $2 WHERE chain_id = $1 AND revoked_at IS NULL', [
+        chainId,
+        at,
+      ]);
+    });
+  }
+}

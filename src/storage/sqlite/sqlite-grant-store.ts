@@ -1,0 +1,172 @@
+// The code flow's clients, codes, refresh tokens and chains in the SQLite database (writes share the group commit).
+import type { Client } from '../../auth/auth-store.js';
+import type { AuthorizationCode, GrantStore, RefreshToken } from '../../auth/grant-store.js';
+import { NowAndThen } from '../../now-and-then.js';
+import { TOKEN_SWEEP_INTERVAL_MS } from '../../auth/auth-store.js';
+import { now } from '../ids.js';
+import type { GroupCommit } from './group-commit.js';
+import type { Statements } from './statements.js';
+
+interface CodeRow {
+  code_hash: string;
+  chain_id: string;
+  client_id: string;
+  account_id: string;
+  redirect_uri: string;
+  scopes: string;
+  code_challenge: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+interface RefreshRow {
+  token_hash: string;
+  chain_id: string;
+  client_id: string;
+  account_id: string;
+  scopes: string;
+  expires_at: number;
+  retired_at: number | null;
+  revoked_at: number | null;
+}
+
+const seconds = (): number => Math.floor(Date.now() / 1000);
+
+export class SqliteGrantStore implements GrantStore {
+  /** Expired codes and refresh tokens are deleted now and then, when a code is saved. */
+  private readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
+
+  constructor(
+    private readonly statements: Statements,
+    private readonly writes: GroupCommit,
+  ) {}
+
+  async createClient(client: Client): Promise<void> {
+    await this.writes.run(() => {
+      this.statements
+        .get(
+          'INSERT INTO clients (id, tenant_id, name, secret_hash, scopes, type, redirect_uris, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          client.id,
+          client.tenantId,
+          client.name,
+          client.secretHash,
+          client.scopes.join(' '),
+          client.type,
+          JSON.stringify(client.redirectUris),
+          now(),
+        );
+    });
+  }
+
+  async accountEmail(accountId: string): Promise<string | undefined> {
+    const row = this.read<{ email: string }>('SELECT email FROM accounts WHERE id = ?', accountId);
+    return row?.email;
+  }
+
+  async saveCode(code: AuthorizationCode): Promise<void> {
+    const sweep = this.sweeps.due();
+    await this.writes.run(() => {
+      this.statements
+        .get(
+          'INSERT INTO authorization_codes (code_hash, chain_id, client_id, account_id, redirect_uri, scopes, code_challenge, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          code.codeHash,
+          code.chainId,
+          code.clientId,
+          code.accountId,
+          code.redirectUri,
+          code.scopes.join(' '),
+          code.codeChallenge,
+          code.expiresAt,
+        );
+      if (sweep) {
+        // A used code is kept a day after it expired, so that its replay still revokes what it issued.
+        const before = seconds() - 24 * 60 * 60;
+        this.statements.get('DELETE FROM authorization_codes WHERE expires_at < ?').run(before);
+        this.statements.get('DELETE FROM refresh_tokens WHERE expires_at < ?').run(before);
+      }
+    });
+  }
+
+  async findCode(codeHash: string): Promise<AuthorizationCode | undefined> {
+    const row = this.read<CodeRow>('SELECT * FROM authorization_codes WHERE code_hash = ?', codeHash);
+    return (
+      row && {
+        codeHash: row.code_hash,
+        chainId: row.chain_id,
+        clientId: row.client_id,
+        accountId: row.account_id,
+        redirectUri: row.redirect_uri,
+        scopes: row.scopes.split(' '),
+        codeChallenge: row.code_challenge,
+        expiresAt: row.expires_at,
+        used: row.used_at !== null,
+      }
+    );
+  }
+
+  async useCode(codeHash: string): Promise<boolean> {
+    return this.change('UPDATE authorization_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', codeHash);
+  }
+
+  async saveRefreshToken(token: RefreshToken): Promise<void> {
+    await this.writes.run(() => {
+      this.statements
+        .get(
+          'INSERT INTO refresh_tokens (token_hash, chain_id, client_id, account_id, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(token.tokenHash, token.chainId, token.clientId, token.accountId, token.scopes.join(' '), token.expiresAt);
+    });
+  }
+
+  async findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined> {
+    const row = this.read<RefreshRow>('SELECT * FROM refresh_tokens WHERE token_hash = ?', tokenHash);
+    return (
+      row && {
+        tokenHash: row.token_hash,
+        chainId: row.chain_id,
+        clientId: row.client_id,
+        accountId: row.account_id,
+        scopes: row.scopes.split(' '),
+        expiresAt: row.expires_at,
+        retired: row.retired_at !== null,
+        revoked: row.revoked_at !== null,
+      }
+    );
+  }
+
+  async retireRefreshToken(tokenHash: string): Promise<boolean> {
+    return this.change(
+      'UPDATE refresh_tokens SET retired_at = ? WHERE token_hash = ? AND retired_at IS NULL AND revoked_at IS NULL',
+      tokenHash,
+    );
+  }
+
+  async revokeChain(chainId: string): Promise<void> {
+    const at = seconds();
+    await this.writes.run(() => {
+      this.statements
+        .get('UPDATE refresh_tokens SET revoked_at = ? WHERE chain_id = ? AND revoked_at IS NULL')
+        .run(at, chainId);
+      this.statements
+        .get('UPDATE access_tokens SET revoked_at = ? WHERE chain_id = ? AND revoked_at IS NULL')
+        .run(at, chainId);
+    });
+  }
+
+  private read<Row>(sql: string, key: string): Row | undefined {
+    try {
+      return this.statements.get(sql).get(key) as Row | undefined;
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
+  }
+
+  /** Runs an UPDATE stamped with the time now and keyed by `key`; true when it changed a row. */
+  private change(sql: string, key: string): Promise<boolean> {
+    return this.writes.run(() => this.statements.get(sql).run(seconds(), key).changes > 0);
+  }
+}

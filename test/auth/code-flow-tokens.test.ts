@@ -1,0 +1,195 @@
+// The code flow at the token endpoint (SPEC §12): PKCE, expiry, single use, refresh rotation and reuse, public clients,
+// and the metadata that lists all of it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { codeFlow, codeOf, exchange, REDIRECT, tokenRequest, VERIFIER, type CodeFlow } from './code-flow-helper.js';
+
+/** Whether an access token is accepted by the API now. */
+async function works(flow: CodeFlow, token: string): Promise<boolean> {
+  const answer = await flow.api.request({ url: '/v1/dogs', token });
+  assert.ok(answer.statusCode === 200 || answer.statusCode === 401, answer.body);
+  return answer.statusCode === 200;
+}
+
+function refresh(flow: CodeFlow, refreshToken: string) {
+  return tokenRequest(flow, { grant_type: 'refresh_token', refresh_token: refreshToken });
+}
+
+test('a wrong code_verifier is invalid_grant, and the code is used up', async (t) => {
+  const flow = await codeFlow(t);
+  const code = await codeOf(flow);
+  const wrong = await exchange(flow, code, `${VERIFIER}x`);
+  assert.equal(wrong.statusCode, 400);
+  assert.equal(wrong.json().error, 'invalid_grant');
+  const again = await exchange(flow, code);
+  assert.equal(again.statusCode, 400);
+  assert.equal(again.json().error, 'invalid_grant');
+});
+
+test('the exchange needs the same redirect_uri', async (t) => {
+  const flow = await codeFlow(t);
+  const code = await codeOf(flow);
+  const answer = await tokenRequest(flow, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: 'https://app.example/other?keep=1',
+    code_verifier: VERIFIER,
+  });
+  assert.equal(answer.statusCode, 400);
+  assert.equal(answer.json().error, 'invalid_request');
+});
+
+test('a code lives 60 s', async (t) => {
+  const flow = await codeFlow(t);
+  const code = await codeOf(flow);
+  flow.advance(61_000);
+  const answer = await exchange(flow, code);
+  assert.equal(answer.statusCode, 400);
+  assert.equal(answer.json().error, 'invalid_grant');
+  assert.match(answer.json().error_description, /expired/);
+});
+
+test('a code used twice is refused, and every token issued from it is revoked', async (t) => {
+  const flow = await codeFlow(t);
+  const code = await codeOf(flow);
+  const first = (await exchange(flow, code)).json();
+  assert.equal(await works(flow, first.access_token), true);
+  const replay = await exchange(flow, code);
+  assert.equal(replay.statusCode, 400);
+  assert.equal(replay.json().error, 'invalid_grant');
+  // The verifier's cache keeps a verdict 4 s; past it, the revoked token is refused.
+  flow.advance(4_100);
+  assert.equal(await works(flow, first.access_token), false);
+  const refreshed = await refresh(flow, first.refresh_token);
+  assert.equal(refreshed.statusCode, 400);
+  assert.equal(refreshed.json().error, 'invalid_grant');
+});
+
+test('refresh rotates: a new refresh token each time, the old one retired; reusing a retired one revokes the chain', async (t) => {
+  const flow = await codeFlow(t);
+  const first = (await exchange(flow, await codeOf(flow))).json();
+  const second = await refresh(flow, first.refresh_token);
+  assert.equal(second.statusCode, 200, second.body);
+  const rotated = second.json();
+  assert.notEqual(rotated.refresh_token, first.refresh_token);
+  assert.equal(rotated.scope, 'read');
+  const third = (await refresh(flow, rotated.refresh_token)).json();
+  assert.equal(typeof third.refresh_token, 'string');
+  assert.equal(await works(flow, third.access_token), true);
+
+  const reuse = await refresh(flow, first.refresh_token);
+  assert.equal(reuse.statusCode, 400);
+  assert.equal(reuse.json().error, 'invalid_grant');
+  flow.advance(4_100);
+  for (const token of [first.access_token, rotated.access_token, third.access_token])
+    assert.equal(await works(flow, token), false);
+  const latest = await refresh(flow, third.refresh_token);
+  assert.equal(latest.json().error, 'invalid_grant');
+});
+
+test('a public client exchanges with its client_id and no secret; client_credentials is unauthorized_client', async (t) => {
+  const flow = await codeFlow(t, 'public');
+  const tokens = await exchange(flow, await codeOf(flow));
+  assert.equal(tokens.statusCode, 200, tokens.body);
+  assert.equal(await works(flow, tokens.json().access_token), true);
+  const refreshed = await refresh(flow, tokens.json().refresh_token);
+  assert.equal(refreshed.statusCode, 200, refreshed.body);
+
+  const credentials = await tokenRequest(flow, { grant_type: 'client_credentials' });
+  assert.equal(credentials.statusCode, 400);
+  assert.equal(credentials.json().error, 'unauthorized_client');
+  const unknown = await tokenRequest(flow, { grant_type: 'password' });
+  assert.equal(unknown.json().error, 'unsupported_grant_type');
+  const withSecret = await flow.api.request({
+    method: 'POST',
+    url: '/oauth2/token',
+    token: null,
+    form: { grant_type: 'client_credentials', client_id: flow.clientId, client_secret: 'guess' },
+  });
+  assert.equal(withSecret.statusCode, 401);
+  assert.equal(withSecret.json().error, 'invalid_client');
+});
+
+test('a confidential client must authenticate to exchange a code; another client cannot use it', async (t) => {
+  const flow = await codeFlow(t);
+  const code = await codeOf(flow);
+  const idOnly = await flow.api.request({
+    method: 'POST',
+    url: '/oauth2/token',
+    token: null,
+    form: {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: VERIFIER,
+      client_id: flow.clientId,
+    },
+  });
+  assert.equal(idOnly.statusCode, 401);
+  assert.equal(idOnly.json().error, 'invalid_client');
+  const other = await flow.api.request({
+    method: 'POST',
+    url: '/oauth2/token',
+    token: null,
+    form: {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: VERIFIER,
+      client_id: flow.owner.clientId,
+      client_secret: flow.owner.clientSecret,
+    },
+  });
+  assert.equal(other.statusCode, 400);
+  assert.equal(other.json().error, 'invalid_grant');
+});
+
+test('the metadata lists the code flow', async (t) => {
+  const flow = await codeFlow(t);
+  const answer = await flow.api.request({ url: '/.well-known/oauth-authorization-server', token: null });
+  assert.equal(answer.statusCode, 200);
+  const metadata = answer.json();
+  assert.equal(metadata.authorization_endpoint, `${flow.api.config.publicUrl}/oauth2/authorize`);
+  assert.deepEqual(metadata.grant_types_supported, ['client_credentials', 'authorization_code', 'refresh_token']);
+  assert.deepEqual(metadata.response_types_supported, ['code']);
+  assert.deepEqual(metadata.code_challenge_methods_supported, ['S256']);
+  assert.ok(metadata.token_endpoint_auth_methods_supported.includes('none'));
+  assert.ok(metadata.token_endpoint_auth_methods_supported.includes('client_secret_basic'));
+});
+
+test('the app introspects a code-flow token it was issued: active, for the consenting account', async (t) => {
+  const flow = await codeFlow(t);
+  const tokens = (await exchange(flow, await codeOf(flow))).json();
+  const answer = await flow.api.request({
+    method: 'POST',
+    url: '/oauth2/introspect',
+    token: null,
+    form: { token: tokens.access_token, client_id: flow.clientId, client_secret: flow.clientSecret },
+  });
+  assert.equal(answer.statusCode, 200);
+  assert.equal(answer.json().active, true);
+  assert.equal(answer.json().sub, flow.user.tenantId);
+  assert.equal(answer.json().client_id, flow.clientId);
+  // The owner's other client is not told about it.
+  const other = await flow.api.request({
+    method: 'POST',
+    url: '/oauth2/introspect',
+    token: null,
+    form: { token: tokens.access_token, client_id: flow.owner.clientId, client_secret: flow.owner.clientSecret },
+  });
+  assert.deepEqual(other.json(), { active: false });
+});
+
+test('a public client revokes its own token with its client_id alone', async (t) => {
+  const flow = await codeFlow(t, 'public');
+  const tokens = (await exchange(flow, await codeOf(flow))).json();
+  assert.equal(await works(flow, tokens.access_token), true);
+  const answer = await flow.api.request({
+    method: 'POST',
+    url: '/oauth2/revoke',
+    token: null,
+    form: { token: tokens.access_token, client_id: flow.clientId },
+  });
+  assert.equal(answer.statusCode, 200);
+  assert.equal(await works(flow, tokens.access_token), false);
+});

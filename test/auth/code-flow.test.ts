@@ -1,0 +1,169 @@
+// The code flow's authorization endpoint (SPEC §12): login redirect, consent, allow and deny, the 400 pages and the
+// redirected errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createItem, dogNames } from '../helper.js';
+import { authorizeUrl, codeFlow, codeOf, decide, exchange, REDIRECT } from './code-flow-helper.js';
+
+test('the whole flow: consent, allow, code, token with the verifier; the token acts on the consenting account', async (t) => {
+  const flow = await codeFlow(t);
+  await createItem(flow.api, 'dogs', { name: 'Owner Dog' });
+  await createItem(flow.api, 'dogs', { name: 'User Dog' }, flow.user.token);
+
+  const consent = await flow.api.request({ url: authorizeUrl(flow), headers: flow.session, token: null });
+  assert.equal(consent.statusCode, 200);
+  assert.match(consent.headers['content-type'] as string, /^text\/html/);
+  assert.equal(consent.headers['cache-control'], 'no-store');
+  assert.match(consent.headers['content-security-policy'] as string, /frame-ancestors 'none'/);
+  assert.equal(consent.headers['x-content-type-options'], 'nosniff');
+  assert.ok(consent.headers['referrer-policy']);
+  assert.match(consent.body, /Walkies/);
+  assert.match(consent.body, new RegExp(`${flow.owner.tenantId}@example.test`));
+  assert.match(consent.body, /<code>read<\/code>/);
+  assert.doesNotMatch(consent.body, /<code>write<\/code>/);
+  assert.match(consent.body, new RegExp(`name="csrf_token" value="csrf-${flow.user.tenantId}"`));
+  assert.match(consent.body, /<button type="submit" name="decision" value="allow">Allow<\/button>/);
+  assert.match(consent.body, /value="deny">Deny</);
+
+  const code = await codeOf(flow);
+  const token = await exchange(flow, code);
+  assert.equal(token.statusCode, 200, token.body);
+  assert.equal(token.headers['cache-control'], 'no-store');
+  const body = token.json();
+  assert.equal(body.token_type, 'Bearer');
+  assert.equal(body.scope, 'read');
+  assert.equal(typeof body.refresh_token, 'string');
+  assert.equal(typeof body.access_token, 'string');
+
+  const seen = await flow.api.request({ url: '/v1/dogs', token: body.access_token });
+  assert.equal(seen.statusCode, 200, seen.body);
+  assert.deepEqual(
+    seen.json().dogs.map((entry: { dog: { name: string } }) => entry.dog.name),
+    ['User Dog'],
+  );
+  assert.deepEqual(await dogNames(flow.api, '/v1/dogs'), ['Owner Dog']);
+  // read only: the scope consented to.
+  const write = await flow.api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    json: { name: 'X' },
+    token: body.access_token,
+  });
+  assert.equal(write.statusCode, 403);
+});
+
+test('without a session the request goes to the portal login, which returns to it', async (t) => {
+  const flow = await codeFlow(t);
+  const url = authorizeUrl(flow);
+  const answer = await flow.api.request({ url, token: null });
+  assert.equal(answer.statusCode, 303);
+  assert.equal(answer.headers.location, `${flow.api.config.portalUrl}/login?next=${encodeURIComponent(url)}`);
+  assert.equal(answer.headers['cache-control'], 'no-store');
+});
+
+test('a decision posted without a session goes to the login too, and makes no code', async (t) => {
+  const flow = await codeFlow(t);
+  flow.session = {};
+  const answer = await decide(flow, authorizeUrl(flow), 'allow');
+  assert.equal(answer.statusCode, 303);
+  assert.match(answer.headers.location as string, /\/login\?next=%2Foauth2%2Fauthorize%3F/);
+});
+
+test('deny redirects access_denied with the state; no code is made', async (t) => {
+  const flow = await codeFlow(t);
+  const answer = await decide(flow, authorizeUrl(flow), 'deny');
+  assert.equal(answer.statusCode, 302);
+  const location = new URL(answer.headers.location as string);
+  assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
+  assert.equal(location.searchParams.get('error'), 'access_denied');
+  assert.equal(location.searchParams.get('state'), 'st-123');
+  assert.equal(location.searchParams.get('code'), null);
+});
+
+test('a decision posted without the session CSRF token is refused 403 and makes no code', async (t) => {
+  const flow = await codeFlow(t);
+  const answer = await decide(flow, authorizeUrl(flow), 'allow', 'forged');
+  assert.equal(answer.statusCode, 403);
+  assert.match(answer.headers['content-type'] as string, /^text\/html/);
+  assert.equal(answer.headers.location, undefined);
+});
+
+test('an unknown client, no redirect_uri or an unregistered one: a 400 page that says which, never a redirect', async (t) => {
+  const flow = await codeFlow(t);
+  const cases: Array<[Record<string, string | undefined>, RegExp]> = [
+    [{ client_id: 'AAAAAAAAAAAAAAAAAAAAAA' }, /No app has the client_id/],
+    [{ client_id: undefined }, /no client_id/],
+    [{ redirect_uri: undefined }, /no redirect_uri/],
+    [{ redirect_uri: `${REDIRECT}/` }, /is not one the app registered/],
+    [{ redirect_uri: REDIRECT.toUpperCase() }, /is not one the app registered/],
+  ];
+  for (const [overrides, says] of cases) {
+    for (const headers of [flow.session, {}]) {
+      const answer = await flow.api.request({ url: authorizeUrl(flow, overrides), headers, token: null });
+      assert.equal(answer.statusCode, 400, JSON.stringify(overrides));
+      assert.equal(answer.headers.location, undefined);
+      assert.match(answer.headers['content-type'] as string, /^text\/html/);
+      assert.equal(answer.headers['cache-control'], 'no-store');
+      assert.match(answer.headers['content-security-policy'] as string, /frame-ancestors 'none'/);
+      assert.match(answer.body, says);
+    }
+  }
+});
+
+test('every other error is redirected with error and state (RFC 6749 §4.1.2.1)', async (t) => {
+  const flow = await codeFlow(t);
+  const cases: Array<[Record<string, string | undefined>, string]> = [
+    [{ code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
+    [{ code_challenge_method: 'plain' }, 'invalid_request'],
+    [{ code_challenge_method: undefined }, 'invalid_request'],
+    [{ scope: 'admin' }, 'invalid_scope'],
+    [{ response_type: 'token' }, 'unsupported_response_type'],
+  ];
+  for (const [overrides, error] of cases) {
+    for (const send of ['GET', 'POST'] as const) {
+      const url = authorizeUrl(flow, overrides);
+      const answer =
+        send === 'GET'
+          ? await flow.api.request({ url, headers: flow.session, token: null })
+          : await decide(flow, url, 'allow');
+      assert.equal(answer.statusCode, 302, `${send} ${JSON.stringify(overrides)}: ${answer.body}`);
+      const location = new URL(answer.headers.location as string);
+      assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
+      assert.equal(location.searchParams.get('error'), error, JSON.stringify(overrides));
+      assert.equal(location.searchParams.get('state'), 'st-123');
+      assert.equal(location.searchParams.get('code'), null);
+    }
+  }
+});
+
+test('a scope the app was not given is invalid_scope; a redirect URI with a query keeps it', async (t) => {
+  const flow = await codeFlow(t);
+  await flow.api.storage.grants.createClient({
+    id: 'BBBBBBBBBBBBBBBBBBBBBB',
+    tenantId: flow.owner.tenantId,
+    name: 'Reader',
+    secretHash: '',
+    scopes: ['read'],
+    type: 'public',
+    redirectUris: ['https://app.example/other?keep=1'],
+  });
+  const url = authorizeUrl(flow, {
+    client_id: 'BBBBBBBBBBBBBBBBBBBBBB',
+    redirect_uri: 'https://app.example/other?keep=1',
+    scope: 'read write',
+  });
+  const answer = await flow.api.request({ url, headers: flow.session, token: null });
+  assert.equal(answer.statusCode, 302);
+  const location = new URL(answer.headers.location as string);
+  assert.equal(location.searchParams.get('keep'), '1');
+  assert.equal(location.searchParams.get('error'), 'invalid_scope');
+});
+
+test('a wrong method on /oauth2/authorize is a 400 page with Allow', async (t) => {
+  const flow = await codeFlow(t);
+  const answer = await flow.api.request({ method: 'PUT', url: '/oauth2/authorize', token: null });
+  assert.equal(answer.statusCode, 400);
+  assert.match(answer.headers.allow as string, /GET/);
+  assert.match(answer.headers.allow as string, /POST/);
+  assert.match(answer.headers['content-type'] as string, /^text\/html/);
+});
