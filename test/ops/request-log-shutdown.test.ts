@@ -20,7 +20,14 @@ test('SIGTERM flushes the request log: every request answered just before it is 
 
   const db = new Database(path.join(service.dataDir, 'registry.sqlite'), { readonly: true });
   t.after(() => db.close());
-  const rows = db.prepare('SELECT request_id, path, status FROM request_log ORDER BY seq').all() as Array<{
+  const rows = db
+    .prepare(
+      // A row packs a batch of one app: [time, method, path, version, status, code, message, duration, request id].
+      "SELECT json_extract(e.value, '$[8]') AS request_id, json_extract(e.value, '$[2]') AS path, " +
+        "json_extract(e.value, '$[4]') AS status FROM request_log, json_each(request_log.entries) AS e " +
+        'ORDER BY request_log.first_seq, e.key',
+    )
+    .all() as Array<{
     request_id: string;
     path: string;
     status: number;

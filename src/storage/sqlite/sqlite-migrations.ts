@@ -183,27 +183,27 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
   },
   {
     version: 6,
-    description: 'the request log: API requests per account and app, for the developer portal',
-    // time is ms since the epoch; duration_ms has sub-millisecond precision (a REAL); status_class is status / 100.
-    // Clustered by app (WITHOUT ROWID), seq counted per app, and no other index: every logged request costs one
-    // append to its app's range and, once past 10,000, one delete at its start (docs/decisions.md, Request log).
-    // The filters and the usage read an app's range (at most 10,000 entries); seq order is time order within it.
+    description: 'the request log: API requests per account and app, for the developer portal, packed by batch',
+    // One row is one flush's requests of one app (entries: a JSON array of [time, method, path, version, status,
+    // code, message, duration_ms, request_id], oldest first), so a flush of 500 requests is a few row inserts, not
+    // 500 (docs/decisions.md, Request log). Clustered by app (WITHOUT ROWID); the requests of a row are numbered
+    // first_seq … first_seq + count - 1 (seq counted per app, seq order is time order). The time range and the
+    // per-class counts let reads and pruning skip a row without unpacking it; entries is last, so that reading the
+    // other columns leaves its overflow pages alone.
     sql: `
       CREATE TABLE request_log (
         tenant_id TEXT NOT NULL,
         client_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        time INTEGER NOT NULL,
-        method TEXT NOT NULL,
-        path TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        status INTEGER NOT NULL,
-        status_class INTEGER NOT NULL,
-        code INTEGER,
-        message TEXT,
-        duration_ms REAL NOT NULL,
-        request_id TEXT NOT NULL,
-        PRIMARY KEY (tenant_id, client_id, seq)
+        first_seq INTEGER NOT NULL,
+        count INTEGER NOT NULL,
+        first_time INTEGER NOT NULL,
+        last_time INTEGER NOT NULL,
+        count_2xx INTEGER NOT NULL,
+        count_3xx INTEGER NOT NULL,
+        count_4xx INTEGER NOT NULL,
+        count_5xx INTEGER NOT NULL,
+        entries TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, client_id, first_seq)
       ) WITHOUT ROWID;`,
   },
 ];
