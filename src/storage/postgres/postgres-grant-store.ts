@@ -30,6 +30,26 @@ export class PostgresGrantStore implements GrantStore {
     );
   }
 
+  async rotateSecret(tenantId: string, clientId: string, secretHash: string): Promise<boolean> {
+    const changed = await this.db.run(
+      "UPDATE clients SET secret_hash = $3 WHERE id = $1 AND tenant_id = $2 AND type = 'confidential'",
+      [clientId, tenantId, secretHash],
+    );
+    return changed > 0;
+  }
+
+  async deleteClient(tenantId: string, clientId: string): Promise<boolean> {
+    const at = seconds();
+    return this.db.transaction(async (tx) => {
+      if ((await tx.run('DELETE FROM clients WHERE id = $1 AND tenant_id = $2', [clientId, tenantId])) === 0)
+        return false;
+      for (const table of ['access_tokens', 'refresh_tokens'])
+        await tx.run(`UPDATE ${table} SET revoked_at = $2 WHERE client_id = $1 AND revoked_at IS NULL`, [clientId, at]);
+      await tx.run('DELETE FROM authorization_codes WHERE client_id = $1', [clientId]);
+      return true;
+    });
+  }
+
   async accountEmail(accountId: string): Promise<string | undefined> {
     const [row] = await this.db.rows<[string]>('SELECT email FROM accounts WHERE id = $1', [accountId]);
     return row?.[0];

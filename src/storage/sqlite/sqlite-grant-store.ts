@@ -60,6 +60,31 @@ export class SqliteGrantStore implements GrantStore {
     });
   }
 
+  async rotateSecret(tenantId: string, clientId: string, secretHash: string): Promise<boolean> {
+    return this.writes.run(
+      () =>
+        this.statements
+          .get("UPDATE clients SET secret_hash = ? WHERE id = ? AND tenant_id = ? AND type = 'confidential'")
+          .run(secretHash, clientId, tenantId).changes > 0,
+    );
+  }
+
+  async deleteClient(tenantId: string, clientId: string): Promise<boolean> {
+    const at = seconds();
+    return this.writes.run(() => {
+      const deleted = this.statements
+        .get('DELETE FROM clients WHERE id = ? AND tenant_id = ?')
+        .run(clientId, tenantId).changes;
+      if (deleted === 0) return false;
+      for (const table of ['access_tokens', 'refresh_tokens'])
+        this.statements
+          .get(`UPDATE ${table} SET revoked_at = ? WHERE client_id = ? AND revoked_at IS NULL`)
+          .run(at, clientId);
+      this.statements.get('DELETE FROM authorization_codes WHERE client_id = ?').run(clientId);
+      return true;
+    });
+  }
+
   async accountEmail(accountId: string): Promise<string | undefined> {
     const row = this.read<{ email: string }>('SELECT email FROM accounts WHERE id = ?', accountId);
     return row?.email;
