@@ -2,6 +2,12 @@
 // and the chain (one consent) that ties them and their access tokens together for revocation.
 import type { Client } from './auth-store.js';
 
+/** A code's column values, in the order both backends' INSERT names them. */
+export function codeRow(code: AuthorizationCode): Array<string | number> {
+  const { codeHash, chainId, clientId, accountId, redirectUri, scopes, codeChallenge, expiresAt } = code;
+  return [codeHash, chainId, clientId, accountId, redirectUri, scopes.join(' '), codeChallenge, expiresAt];
+}
+
 export interface AuthorizationCode {
   readonly codeHash: string;
   readonly chainId: string;

@@ -1,6 +1,6 @@
 // The code flow's clients, codes, refresh tokens and chains in the PostgreSQL database, shared by every node.
 import { TOKEN_SWEEP_INTERVAL_MS, type Client } from '../../auth/auth-store.js';
-import type { AuthorizationCode, GrantStore, RefreshToken } from '../../auth/grant-store.js';
+import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import type { Connection } from './connection.js';
 
@@ -58,16 +58,7 @@ export class PostgresGrantStore implements GrantStore {
   async saveCode(code: AuthorizationCode): Promise<void> {
     await this.db.run(
       'INSERT INTO authorization_codes (code_hash, chain_id, client_id, account_id, redirect_uri, scopes, code_challenge, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-      [
-        code.codeHash,
-        code.chainId,
-        code.clientId,
-        code.accountId,
-        code.redirectUri,
-        code.scopes.join(' '),
-        code.codeChallenge,
-        code.expiresAt,
-      ],
+      codeRow(code),
     );
     if (this.sweeps.due()) {
       // A used code is kept a day after it expired, so that its replay still revokes what it issued.

@@ -1,6 +1,6 @@
 // The code flow's clients, codes, refresh tokens and chains in the SQLite database (writes share the group commit).
 import type { Client } from '../../auth/auth-store.js';
-import type { AuthorizationCode, GrantStore, RefreshToken } from '../../auth/grant-store.js';
+import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import { TOKEN_SWEEP_INTERVAL_MS } from '../../auth/auth-store.js';
 import { now } from '../ids.js';
@@ -97,16 +97,7 @@ export class SqliteGrantStore implements GrantStore {
         .get(
           'INSERT INTO authorization_codes (code_hash, chain_id, client_id, account_id, redirect_uri, scopes, code_challenge, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         )
-        .run(
-          code.codeHash,
-          code.chainId,
-          code.clientId,
-          code.accountId,
-          code.redirectUri,
-          code.scopes.join(' '),
-          code.codeChallenge,
-          code.expiresAt,
-        );
+        .run(...codeRow(code));
       if (sweep) {
         // A used code is kept a day after it expired, so that its replay still revokes what it issued.
         const before = seconds() - 24 * 60 * 60;
