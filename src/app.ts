@@ -96,6 +96,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config,
     store: storage.auth,
     sessionStore: storage.sessions,
+    grants: storage.grants,
     openLimiter,
     portalPrefix,
   });

@@ -16,6 +16,12 @@ export interface Client {
 
 export type ClientType = 'confidential' | 'public';
 
+/** A token's column values, in the order both backends' INSERT names them. */
+export function tokenRow(token: AccessToken): Array<string | number | null> {
+  const { tokenHash, tenantId, clientId, scopes, issuedAt, expiresAt, chainId } = token;
+  return [tokenHash, tenantId, clientId, scopes.join(' '), issuedAt, expiresAt, chainId ?? null];
+}
+
 export interface AccessToken {
   readonly tokenHash: string;
   readonly tenantId: string;

@@ -2,6 +2,12 @@
 // and the chain (one consent) that ties them and their access tokens together for revocation.
 import type { Client } from './auth-store.js';
 
+/** A code's column values, in the order both backends' INSERT names them. */
+export function codeRow(code: AuthorizationCode): Array<string | number> {
+  const { codeHash, chainId, clientId, accountId, redirectUri, scopes, codeChallenge, expiresAt } = code;
+  return [codeHash, chainId, clientId, accountId, redirectUri, scopes.join(' '), codeChallenge, expiresAt];
+}
+
 export interface AuthorizationCode {
   readonly codeHash: string;
   readonly chainId: string;
@@ -30,8 +36,12 @@ export interface RefreshToken {
 }
 
 export interface GrantStore {
-  /** Adds a client to an account (tests, until the dashboard creates them). */
+  /** Adds a client to an account (the dashboard's create). */
   createClient(client: Client): Promise<void>;
+  /** Replaces a confidential client's secret hash if `tenantId` owns it; false when it does not (or it is public). */
+  rotateSecret(tenantId: string, clientId: string, secretHash: string): Promise<boolean>;
+  /** Deletes a client `tenantId` owns and, in the same transaction, revokes its tokens and codes; false when none. */
+  deleteClient(tenantId: string, clientId: string): Promise<boolean>;
   /** The email of an account, named on the consent page as the app's owner. */
   accountEmail(accountId: string): Promise<string | undefined>;
   saveCode(code: AuthorizationCode): Promise<void>;

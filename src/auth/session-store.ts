@@ -1,4 +1,5 @@
 // The storage of the portal's logins: accounts looked up by email, sessions (ids only as hashes) and an account's apps.
+import type { ClientType } from './auth-store.js';
 
 /** What a login checks: the account of an email and its password hash. */
 export interface AccountLogin {
@@ -28,6 +29,8 @@ export interface AccountApp {
   readonly id: string;
   readonly name: string;
   readonly scopes: readonly string[];
+  readonly type: ClientType;
+  readonly redirectUris: readonly string[];
   /** RFC 3339, UTC. */
   readonly createdAt: string;
 }

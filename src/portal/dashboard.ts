@@ -1,16 +1,33 @@
-// The dashboard at {portal}/dashboard (logged in): the account's apps, the OAuth clients of its tenant.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccountApp, SessionStore } from '../auth/session-store.js';
+// The dashboard at {portal}/dashboard (logged in): the account's apps, the OAuth clients of its tenant, and their
+// actions (apps.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GrantStore } from '../auth/grant-store.js';
+import type { AccountApp, ActiveSession, SessionStore } from '../auth/session-store.js';
+import { readBody } from '../http/raw-body.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
+import { appForm, EMPTY_APP, typedApp, type TypedApp } from './app-form.js';
+import { registerAppActions } from './apps.js';
 import { escapeHtml, page } from './html.js';
 import { frameOf, redirectToLogin, sendPage, sessionOf } from './portal-context.js';
+import { csrfTokenOf } from './sessions.js';
 
 export function registerDashboard(
   app: FastifyInstance,
-  store: SessionStore,
+  stores: { readonly sessions: SessionStore; readonly grants: GrantStore },
   prefix: string,
   wrongMethod: WrongMethodAnswer,
 ): void {
+  const show = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: ActiveSession,
+    typed: TypedApp,
+    error?: string,
+  ): Promise<FastifyReply> => {
+    const apps = await stores.sessions.listApps(session.accountId);
+    const html = dashboardPage(request, prefix, session, apps, appForm(prefix, csrfTokenOf(session), typed, error));
+    return sendPage(reply, html, error ? 400 : 200);
+  };
   routeEveryMethod(app, {
     url: '/dashboard',
     method: ['GET'],
@@ -18,52 +35,61 @@ export function registerDashboard(
     handler: async (request, reply) => {
       const session = sessionOf(request);
       if (!session) return redirectToLogin(request, reply, prefix);
-      const apps = await store.listApps(session.accountId);
-      return sendPage(reply, dashboardPage(request, prefix, session.email, apps));
+      return show(request, reply, session, EMPTY_APP);
     },
   });
+  registerAppActions(app, stores.grants, prefix, wrongMethod, (request, reply, session, error) =>
+    show(request, reply, session, typedApp(readBody(request) ?? {}), error),
+  );
 }
 
-function dashboardPage(request: FastifyRequest, prefix: string, email: string, apps: readonly AccountApp[]): string {
+function dashboardPage(
+  request: FastifyRequest,
+  prefix: string,
+  session: ActiveSession,
+  apps: readonly AccountApp[],
+  form: string,
+): string {
+  const csrf = csrfTokenOf(session);
   return page(
     frameOf(request, prefix),
     'Dashboard',
     `<h1>Your apps</h1>
-<p class="lead">Logged in as <strong>${escapeHtml(email)}</strong>. Each app is an OAuth client: its id and secret get
-access tokens for this account's data.</p>
+<p class="lead">Logged in as <strong>${escapeHtml(session.email)}</strong>. Each app is an OAuth client: its id and
+secret get access tokens for this account's data.</p>
 <section aria-labelledby="apps-title">
 <h2 id="apps-title">Apps</h2>
-${apps.length === 0 ? '<p class="notice">This account has no apps.</p>' : appsTable(apps)}
+${apps.length === 0 ? '<p class="notice">This account has no apps.</p>' : appsTable(apps, prefix, csrf)}
 </section>
-${appActions()}`,
+${form}`,
   );
 }
 
-function appsTable(apps: readonly AccountApp[]): string {
+function appsTable(apps: readonly AccountApp[], prefix: string, csrf: string): string {
   const rows = apps
     .map(
       (app) =>
-        `<tr><td>${escapeHtml(app.name)}</td><td><code>${escapeHtml(app.id)}</code></td>` +
-        `<td>${app.scopes.map(escapeHtml).join(', ')}</td><td><time datetime="${escapeHtml(app.createdAt)}">` +
-        `${escapeHtml(app.createdAt.slice(0, 16).replace('T', ' '))} UTC</time></td></tr>`,
+        `<tr><td>${escapeHtml(app.name)}</td><td><code>${escapeHtml(app.id)}</code></td><td>${app.type}</td>` +
+        `<td>${app.scopes.map(escapeHtml).join(', ')}</td>` +
+        `<td>${app.redirectUris.length === 0 ? '<span class="muted">none</span>' : app.redirectUris.map((uri) => `<code>${escapeHtml(uri)}</code>`).join('<br>')}</td>` +
+        `<td><time datetime="${escapeHtml(app.createdAt)}">${escapeHtml(app.createdAt.slice(0, 16).replace('T', ' '))} UTC</time></td>` +
+        `<td>${appButtons(app, prefix, csrf)}</td></tr>`,
     )
     .join('\n');
   return `<div class="table-wrap"><table>
-<thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Scopes</th><th scope="col">Created</th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Type</th><th scope="col">Scopes</th>
+<th scope="col">Redirect URIs</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table></div>`;
 }
 
-/**
- * Where the app actions go (create with redirect URIs and a type, rotate a secret, delete): each is a form that acts on
- * the session, so it carries the session's CSRF token (frameOf(request).session.csrfToken) and is checked with
- * csrfValid before it changes anything.
- */
-function appActions(): string {
-  return `<section aria-labelledby="actions-title">
-<h2 id="actions-title">Manage apps</h2>
-<p class="muted">Creating more apps, rotating a secret and deleting an app come here soon. Until then, keep the secret
-you were shown at sign-up; the service stores only a hash of it.</p>
-</section>`;
+/** Rotate (confidential apps only) and delete: small forms, each with the session's CSRF token. */
+function appButtons(app: AccountApp, prefix: string, csrf: string): string {
+  const form = (action: string, label: string): string =>
+    `<form method="post" action="${prefix}/dashboard/apps/${action}" class="inline">` +
+    `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">` +
+    `<input type="hidden" name="client_id" value="${escapeHtml(app.id)}">` +
+    `<button type="submit" aria-label="${label} ${escapeHtml(app.name)}">${label}</button></form>`;
+  return (app.type === 'confidential' ? form('rotate', 'Rotate secret') + ' ' : '') + form('delete', 'Delete');
 }

@@ -60,7 +60,10 @@ tr:last-child td { border-bottom: 0; }
 label { display: block; font-weight: 600; margin-bottom: .3rem; }
 .hint { display: block; font-weight: 400; color: var(--muted); font-size: .9rem; }
 .field { margin-bottom: 1rem; }
-input[type=email], input[type=password], input[type=text], input[type=url], input:not([type]) {
+fieldset { border: 0; padding: 0; margin: 0 0 1rem; }
+legend { font-weight: 600; margin-bottom: .3rem; }
+.choice { font-weight: 400; display: flex; gap: .5rem; align-items: center; }
+input[type=email], input[type=password], input[type=text], input[type=url], input:not([type]), textarea {
   display: block; width: 100%; font: inherit; padding: .55rem .7rem; border: 1px solid #b9c0cc;
   border-radius: var(--radius); background: var(--paper); color: var(--ink); }
 input:focus-visible { border-color: var(--accent); }

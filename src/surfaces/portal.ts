@@ -3,6 +3,7 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { AuthStore } from '../auth/auth-store.js';
+import type { GrantStore } from '../auth/grant-store.js';
 import type { SessionStore } from '../auth/session-store.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limit.js';
@@ -24,6 +25,7 @@ export interface PortalSurfaceOptions {
   readonly config: Config;
   readonly store: AuthStore;
   readonly sessionStore: SessionStore;
+  readonly grants: GrantStore;
   /** Counts sign-ups per IP, with the open API operation (the open limit). */
   readonly openLimiter: RateLimiter;
   /** The path of PORTAL_URL, no trailing slash: '' when the portal has a host of its own. */
@@ -33,7 +35,7 @@ export interface PortalSurfaceOptions {
 /** Registered with `prefix: portalPrefix`: routes are relative to it, links in the pages name it. */
 export async function portalSurface(
   portal: FastifyInstance,
-  { config, store, sessionStore, openLimiter, portalPrefix }: PortalSurfaceOptions,
+  { config, store, sessionStore, grants, openLimiter, portalPrefix }: PortalSurfaceOptions,
 ): Promise<void> {
   // Cookies are parsed on the portal's requests only: the API's hot paths never pay for it.
   await portal.register(fastifyCookie);
@@ -49,7 +51,7 @@ export async function portalSurface(
   registerVersionsPage(portal, config, portalPrefix, wrongMethod);
   registerSignup(portal, store, config.publicUrl, openLimiter, wrongMethod, portalPrefix);
   registerLogin(portal, { store: sessionStore, sessions, prefix: portalPrefix, wrongMethod });
-  registerDashboard(portal, sessionStore, portalPrefix, wrongMethod);
+  registerDashboard(portal, { sessions: sessionStore, grants }, portalPrefix, wrongMethod);
   // Fastify chooses a not-found handler by prefix. A portal on a host of its own has none to
   // claim (it shares `/` with the API host), so its unknown paths get the root's catalogue 404.
   if (portalPrefix !== '') portal.setNotFoundHandler(notFoundPage(portalPrefix));

@@ -64,13 +64,17 @@ test("the dashboard lists the account's apps, never another account's", async (t
   const dashboard = await getPage(api, '/portal/dashboard', cookie);
   assert.equal(dashboard.statusCode, 200);
   assert.equal(dashboard.headers['cache-control'], 'no-store');
-  const rows = [...dashboard.body.matchAll(/<tr><td>([^<]*)<\/td><td><code>([^<]*)<\/code><\/td><td>([^<]*)<\/td>/g)];
+  const rows = [
+    ...dashboard.body.matchAll(
+      /<tr><td>([^<]*)<\/td><td><code>([^<]*)<\/code><\/td><td>([^<]*)<\/td><td>([^<]*)<\/td>/g,
+    ),
+  ];
   assert.deepEqual(
     rows.map((row) => row.slice(1)),
-    [['Shelter app', clientId, 'read, write']],
+    [['Shelter app', clientId, 'confidential', 'read, write']],
   );
   assert.match(dashboard.body, /<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z">/);
-  assert.match(dashboard.body, /<h2 id="actions-title">Manage apps<\/h2>/);
+  assert.match(dashboard.body, /<h2 id="create-title">Create an app<\/h2>/);
 });
 
 test('an unknown portal page is an HTML 404 in the layout, with a link home', async (t) => {

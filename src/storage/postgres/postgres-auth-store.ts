@@ -1,5 +1,6 @@
 // Accounts, OAuth clients and access tokens in the PostgreSQL database, shared by every node.
 import {
+  tokenRow,
   EXPIRED_TOKEN_RETENTION_SECONDS,
   TOKEN_SWEEP_INTERVAL_MS,
   type AccessToken,
@@ -57,15 +58,7 @@ export class PostgresAuthStore implements AuthStore {
   async saveToken(token: AccessToken): Promise<void> {
     await this.db.run(
       'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [
-        token.tokenHash,
-        token.tenantId,
-        token.clientId,
-        token.scopes.join(' '),
-        token.issuedAt,
-        token.expiresAt,
-        token.chainId ?? null,
-      ],
+      tokenRow(token),
     );
     if (this.sweeps.due()) {
       await this.db.run('DELETE FROM access_tokens WHERE expires_at < $1', [

@@ -1,6 +1,6 @@
 // The code flow's clients, codes, refresh tokens and chains in the PostgreSQL database, shared by every node.
 import { TOKEN_SWEEP_INTERVAL_MS, type Client } from '../../auth/auth-store.js';
-import type { AuthorizationCode, GrantStore, RefreshToken } from '../../auth/grant-store.js';
+import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import type { Connection } from './connection.js';
 
@@ -30,6 +30,26 @@ export class PostgresGrantStore implements GrantStore {
     );
   }
 
+  async rotateSecret(tenantId: string, clientId: string, secretHash: string): Promise<boolean> {
+    const changed = await this.db.run(
+      "UPDATE clients SET secret_hash = $3 WHERE id = $1 AND tenant_id = $2 AND type = 'confidential'",
+      [clientId, tenantId, secretHash],
+    );
+    return changed > 0;
+  }
+
+  async deleteClient(tenantId: string, clientId: string): Promise<boolean> {
+    const at = seconds();
+    return this.db.transaction(async (tx) => {
+      if ((await tx.run('DELETE FROM clients WHERE id = $1 AND tenant_id = $2', [clientId, tenantId])) === 0)
+        return false;
+      for (const table of ['access_tokens', 'refresh_tokens'])
+        await tx.run(`UPDATE ${table} SET revoked_at = $2 WHERE client_id = $1 AND revoked_at IS NULL`, [clientId, at]);
+      await tx.run('DELETE FROM authorization_codes WHERE client_id = $1', [clientId]);
+      return true;
+    });
+  }
+
   async accountEmail(accountId: string): Promise<string | undefined> {
     const [row] = await this.db.rows<[string]>('SELECT email FROM accounts WHERE id = $1', [accountId]);
     return row?.[0];
@@ -38,16 +58,7 @@ export class PostgresGrantStore implements GrantStore {
   async saveCode(code: AuthorizationCode): Promise<void> {
     await this.db.run(
       'INSERT INTO authorization_codes (code_hash, chain_id, client_id, account_id, redirect_uri, scopes, code_challenge, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-      [
-        code.codeHash,
-        code.chainId,
-        code.clientId,
-        code.accountId,
-        code.redirectUri,
-        code.scopes.join(' '),
-        code.codeChallenge,
-        code.expiresAt,
-      ],
+      codeRow(code),
     );
     if (this.sweeps.due()) {
       // A used code is kept a day after it expired, so that its replay still revokes what it issued.

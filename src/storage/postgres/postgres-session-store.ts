@@ -1,5 +1,6 @@
 // Portal logins in the PostgreSQL database, shared by every node: a login or a logout on one is seen by all at once.
 import type { AccountApp, AccountLogin, ActiveSession, SessionRecord, SessionStore } from '../../auth/session-store.js';
+import type { ClientType } from '../../auth/auth-store.js';
 import type { Connection } from './connection.js';
 
 const RFC3339 = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -49,11 +50,18 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async listApps(accountId: string): Promise<AccountApp[]> {
-    const rows = await this.db.rows<[string, string, string, string]>(
-      `SELECT id, name, scopes, to_char(created_at AT TIME ZONE 'UTC', ${RFC3339})
+    const rows = await this.db.rows<[string, string, string, ClientType, string, string]>(
+      `SELECT id, name, scopes, type, redirect_uris, to_char(created_at AT TIME ZONE 'UTC', ${RFC3339})
        FROM clients WHERE tenant_id = $1 ORDER BY created_at, id`,
       [accountId],
     );
-    return rows.map((row) => ({ id: row[0], name: row[1], scopes: row[2].split(' '), createdAt: row[3] }));
+    return rows.map((row) => ({
+      id: row[0],
+      name: row[1],
+      scopes: row[2].split(' '),
+      type: row[3],
+      redirectUris: JSON.parse(row[4]) as string[],
+      createdAt: row[5],
+    }));
   }
 }

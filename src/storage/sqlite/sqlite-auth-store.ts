@@ -1,5 +1,6 @@
 // Accounts, clients and access tokens in the SQLite database (writes share the storage's group commit).
 import {
+  tokenRow,
   EXPIRED_TOKEN_RETENTION_SECONDS,
   TOKEN_SWEEP_INTERVAL_MS,
   type AccessToken,
@@ -87,15 +88,7 @@ export class SqliteAuthStore implements AuthStore {
         .get(
           'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
         )
-        .run(
-          token.tokenHash,
-          token.tenantId,
-          token.clientId,
-          token.scopes.join(' '),
-          token.issuedAt,
-          token.expiresAt,
-          token.chainId ?? null,
-        );
+        .run(...tokenRow(token));
       if (sweep)
         this.statements
           .get('DELETE FROM access_tokens WHERE expires_at < ?')

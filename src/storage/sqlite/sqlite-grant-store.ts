@@ -1,6 +1,6 @@
 // The code flow's clients, codes, refresh tokens and chains in the SQLite database (writes share the group commit).
 import type { Client } from '../../auth/auth-store.js';
-import type { AuthorizationCode, GrantStore, RefreshToken } from '../../auth/grant-store.js';
+import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import { TOKEN_SWEEP_INTERVAL_MS } from '../../auth/auth-store.js';
 import { now } from '../ids.js';
@@ -60,6 +60,31 @@ export class SqliteGrantStore implements GrantStore {
     });
   }
 
+  async rotateSecret(tenantId: string, clientId: string, secretHash: string): Promise<boolean> {
+    return this.writes.run(
+      () =>
+        this.statements
+          .get("UPDATE clients SET secret_hash = ? WHERE id = ? AND tenant_id = ? AND type = 'confidential'")
+          .run(secretHash, clientId, tenantId).changes > 0,
+    );
+  }
+
+  async deleteClient(tenantId: string, clientId: string): Promise<boolean> {
+    const at = seconds();
+    return this.writes.run(() => {
+      const deleted = this.statements
+        .get('DELETE FROM clients WHERE id = ? AND tenant_id = ?')
+        .run(clientId, tenantId).changes;
+      if (deleted === 0) return false;
+      for (const table of ['access_tokens', 'refresh_tokens'])
+        this.statements
+          .get(`UPDATE ${table} SET revoked_at = ? WHERE client_id = ? AND revoked_at IS NULL`)
+          .run(at, clientId);
+      this.statements.get('DELETE FROM authorization_codes WHERE client_id = ?').run(clientId);
+      return true;
+    });
+  }
+
   async accountEmail(accountId: string): Promise<string | undefined> {
     const row = this.read<{ email: string }>('SELECT email FROM accounts WHERE id = ?', accountId);
     return row?.email;
@@ -72,16 +97,7 @@ export class SqliteGrantStore implements GrantStore {
         .get(
           'INSERT INTO authorization_codes (code_hash, chain_id, client_id, account_id, redirect_uri, scopes, code_challenge, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         )
-        .run(
-          code.codeHash,
-          code.chainId,
-          code.clientId,
-          code.accountId,
-          code.redirectUri,
-          code.scopes.join(' '),
-          code.codeChallenge,
-          code.expiresAt,
-        );
+        .run(...codeRow(code));
       if (sweep) {
         // A used code is kept a day after it expired, so that its replay still revokes what it issued.
         const before = seconds() - 24 * 60 * 60;

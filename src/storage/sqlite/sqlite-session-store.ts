@@ -1,4 +1,5 @@
 // Portal logins in the SQLite database: accounts by email, sessions (writes share the storage's group commit), apps.
+import type { ClientType } from '../../auth/auth-store.js';
 import type { AccountApp, AccountLogin, ActiveSession, SessionRecord, SessionStore } from '../../auth/session-store.js';
 import type { GroupCommit } from './group-commit.js';
 import type { Statements } from './statements.js';
@@ -62,13 +63,24 @@ export class SqliteSessionStore implements SessionStore {
   async listApps(accountId: string): Promise<AccountApp[]> {
     const rows = this.read(() =>
       this.statements
-        .get('SELECT id, name, scopes, created_at FROM clients WHERE tenant_id = ? ORDER BY created_at, id')
+        .get(
+          'SELECT id, name, scopes, type, redirect_uris, created_at FROM clients WHERE tenant_id = ? ORDER BY created_at, id',
+        )
         .all(accountId),
-    ) as Array<{ id: string; name: string; scopes: string; created_at: string }>;
+    ) as Array<{
+      id: string;
+      name: string;
+      scopes: string;
+      type: ClientType;
+      redirect_uris: string;
+      created_at: string;
+    }>;
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
       scopes: row.scopes.split(' '),
+      type: row.type,
+      redirectUris: JSON.parse(row.redirect_uris) as string[],
       createdAt: row.created_at,
     }));
   }

@@ -1,0 +1,138 @@
+// The dashboard's apps (SPEC §12): create, list, rotate a secret, delete, through the real portal login.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build } from '../helper.js';
+import { secretHash } from '../../src/auth/secrets.js';
+import { postForm, shownCredentials, tokenRequest } from './apps-helper.js';
+import { getPage, logIn, signUp } from './portal-helper.js';
+
+const CONFIDENTIAL = {
+  name: 'Kennel sync',
+  redirect_uris: 'https://app.example/cb\nhttp://localhost:8080/cb',
+  scopes: ['read', 'write'],
+  type: 'confidential',
+};
+
+test('creating a confidential app shows its secret once, lists it, and the secret gets a token', async (t) => {
+  const api = await build(t);
+  await signUp(api, 'ann@example.com');
+  const cookie = await logIn(api, 'ann@example.com');
+  const created = await postForm(api, 'apps', cookie, CONFIDENTIAL);
+  assert.equal(created.statusCode, 201, created.body);
+  assert.equal(created.headers['cache-control'], 'no-store');
+  assert.match(created.headers['content-type'] as string, /^text\/html/);
+  assert.match(created.body, /only time the secret is shown/);
+  const { clientId, secret } = shownCredentials(created.body);
+  assert.ok(secret);
+  const token = await tokenRequest(api, clientId, secret);
+  assert.equal(token.statusCode, 200, token.body);
+  assert.equal(token.json().scope, 'read write');
+
+  const dashboard = await getPage(api, '/portal/dashboard', cookie);
+  assert.equal(dashboard.statusCode, 200);
+  assert.match(dashboard.body, /<td>Kennel sync<\/td>/);
+  assert.match(dashboard.body, new RegExp(`<code>${clientId}</code></td><td>confidential</td><td>read, write</td>`));
+  assert.match(dashboard.body, /<code>https:\/\/app.example\/cb<\/code><br><code>http:\/\/localhost:8080\/cb<\/code>/);
+  assert.ok(!dashboard.body.includes(secret), 'the dashboard never shows the secret again');
+});
+
+test('a public app has no secret and cannot be rotated', async (t) => {
+  const api = await build(t);
+  await signUp(api, 'ann@example.com');
+  const cookie = await logIn(api, 'ann@example.com');
+  const created = await postForm(api, 'apps', cookie, { ...CONFIDENTIAL, type: 'public', scopes: 'read' });
+  assert.equal(created.statusCode, 201, created.body);
+  const { clientId, secret } = shownCredentials(created.body);
+  assert.equal(secret, undefined);
+  assert.match(created.body, /A public app has no secret/);
+  const client = await api.storage.auth.findClient(clientId);
+  assert.deepEqual([client?.type, client?.secretHash, client?.scopes], ['public', '', ['read']]);
+  const rotated = await postForm(api, 'apps/rotate', cookie, { client_id: clientId });
+  assert.equal(rotated.statusCode, 404);
+  assert.match(rotated.body, /has no secret to rotate/);
+});
+
+test('a wrong field answers the dashboard with a clear message and keeps what was typed', async (t) => {
+  const api = await build(t);
+  await signUp(api, 'ann@example.com');
+  const cookie = await logIn(api, 'ann@example.com');
+  const cases: Array<[Record<string, string | string[]>, RegExp]> = [
+    [{ redirect_uris: 'http://app.example/cb' }, /must use https \(http only for localhost or 127.0.0.1\)/],
+    [{ redirect_uris: 'https://app.example/cb#top' }, /has a fragment/],
+    [{ redirect_uris: '/cb' }, /is not an absolute URL/],
+    [{ name: ' ' }, /Give the app a name/],
+    [{ scopes: [] }, /Choose at least one scope/],
+    [{ scopes: 'admin' }, /&quot;admin&quot; is not a scope/],
+    [{ type: 'public', redirect_uris: '' }, /give at least one redirect URI/],
+    [{ type: 'other' }, /Choose the type/],
+  ];
+  for (const [fields, message] of cases) {
+    const answer = await postForm(api, 'apps', cookie, { ...CONFIDENTIAL, name: 'Keep <me>', ...fields });
+    assert.equal(answer.statusCode, 400, JSON.stringify(fields));
+    assert.match(answer.body, message);
+    assert.match(answer.body, /role="alert"/);
+    if (fields.name === undefined) assert.match(answer.body, /value="Keep &lt;me&gt;"/);
+  }
+  const dashboard = await getPage(api, '/portal/dashboard', cookie);
+  assert.equal((dashboard.body.match(/<tr><td>/g) ?? []).length, 1, 'only the sign-up app: nothing was created');
+});
+
+test('rotating a secret refuses the old one at once and shows the new one once', async (t) => {
+  const api = await build(t);
+  await signUp(api, 'ann@example.com');
+  const cookie = await logIn(api, 'ann@example.com');
+  const { clientId, secret } = shownCredentials((await postForm(api, 'apps', cookie, CONFIDENTIAL)).body);
+  assert.equal((await tokenRequest(api, clientId, secret!)).statusCode, 200);
+  const rotated = await postForm(api, 'apps/rotate', cookie, { client_id: clientId });
+  assert.equal(rotated.statusCode, 200, rotated.body);
+  assert.equal(rotated.headers['cache-control'], 'no-store');
+  const fresh = shownCredentials(rotated.body).secret!;
+  assert.notEqual(fresh, secret);
+  const old = await tokenRequest(api, clientId, secret!);
+  assert.equal(old.statusCode, 401);
+  assert.equal(old.json().error, 'invalid_client');
+  assert.equal((await tokenRequest(api, clientId, fresh)).statusCode, 200);
+});
+
+test('deleting an app revokes its tokens (refused within 5 s) and its secret', async (t) => {
+  let now = Date.now();
+  const api = await build(t, {}, undefined, { clock: () => now });
+  await signUp(api, 'ann@example.com');
+  const cookie = await logIn(api, 'ann@example.com');
+  const { clientId, secret } = shownCredentials((await postForm(api, 'apps', cookie, CONFIDENTIAL)).body);
+  const accessToken = (await tokenRequest(api, clientId, secret!)).json().access_token as string;
+  assert.equal((await api.request({ url: '/v2/dogs', token: accessToken })).statusCode, 200);
+  const deleted = await postForm(api, 'apps/delete', cookie, { client_id: clientId });
+  assert.equal(deleted.statusCode, 200, deleted.body);
+  assert.match(deleted.body, /App deleted/);
+  assert.equal((await api.storage.auth.findToken(secretHash(accessToken)))?.revoked, true);
+  now += 5000;
+  assert.equal((await api.request({ url: '/v2/dogs', token: accessToken })).statusCode, 401);
+  assert.equal((await tokenRequest(api, clientId, secret!)).statusCode, 401);
+  assert.doesNotMatch((await getPage(api, '/portal/dashboard', cookie)).body, new RegExp(clientId));
+});
+
+test("another account's app cannot be rotated or deleted, and a form without the CSRF token changes nothing", async (t) => {
+  const api = await build(t);
+  const { clientId } = await signUp(api, 'ann@example.com');
+  await signUp(api, 'bob@example.com');
+  const bob = await logIn(api, 'bob@example.com');
+  for (const action of ['apps/rotate', 'apps/delete']) {
+    const answer = await postForm(api, action, bob, { client_id: clientId });
+    assert.equal(answer.statusCode, 404, action);
+    assert.match(answer.body, /Nothing changed/);
+  }
+  const ann = await logIn(api, 'ann@example.com');
+  for (const [action, fields] of [
+    ['apps', CONFIDENTIAL],
+    ['apps/rotate', { client_id: clientId }],
+    ['apps/delete', { client_id: clientId }],
+  ] as const) {
+    const refused = await postForm(api, action, ann, fields, 'forged');
+    assert.equal(refused.statusCode, 403, action);
+    assert.match(refused.body, /This form was refused/);
+  }
+  assert.ok(await api.storage.auth.findClient(clientId), 'the app is still there');
+  const anonymous = await api.app.inject({ method: 'POST', url: '/portal/dashboard/apps/delete', payload: '' });
+  assert.equal(anonymous.statusCode, 303);
+});
