@@ -41,7 +41,29 @@ const WARMUP_SECONDS = 2;
 const CONNECTIONS = 50;
 const SERVER_PORT = 18080;
 const BASELINE_PORT = 18081;
+const LOG_OFF_PORT = 18082;
 const RUN_DIR = path.join(DATA_DIR, 'run');
+const LOG_OFF_DIR = path.join(DATA_DIR, 'run-log-off');
+
+/** What one operation's server slices alternate with: the baseline, or the server with the request log off. */
+interface Versus {
+  readonly port: number;
+  readonly headers?: Record<string, string>;
+  readonly pid?: number;
+}
+
+/** The same server on its own copy of the data, with REQUEST_LOG=off, and a token of its own. */
+async function startLogOff(): Promise<{ process: ChildProcess; versus: Versus }> {
+  freshCopy(LOG_OFF_DIR);
+  const child = start('server, log off', serverCommand(), {
+    ...serverEnv(LOG_OFF_PORT, LOG_OFF_DIR),
+    REQUEST_LOG: 'off',
+  });
+  await waitFor(`http://127.0.0.1:${LOG_OFF_PORT}/healthz`);
+  const { clientId, clientSecret } = await seeded();
+  const { bearer } = await credentials(`http://127.0.0.1:${LOG_OFF_PORT}`, clientId, clientSecret);
+  return { process: child, versus: { port: LOG_OFF_PORT, headers: { authorization: bearer }, pid: child.pid } };
+}
 
 async function main(): Promise<void> {
   const { dogId, ownerId, clientId, clientSecret } = await seeded();
@@ -49,6 +71,7 @@ async function main(): Promise<void> {
 
   const server = start('server', serverCommand(), serverEnv(SERVER_PORT, RUN_DIR));
   let baseline: ChildProcess | undefined;
+  let logOff: Awaited<ReturnType<typeof startLogOff>> | undefined;
   try {
     await waitFor(`http://127.0.0.1:${SERVER_PORT}/healthz`);
     const { bearer, basic } = await credentials(`http://127.0.0.1:${SERVER_PORT}`, clientId, clientSecret);
@@ -57,12 +80,15 @@ async function main(): Promise<void> {
     fs.writeFileSync(answersFile, JSON.stringify(await recordAnswers(operations)));
     baseline = start('baseline', ['node', 'bench/baseline-server.mjs', answersFile, String(BASELINE_PORT)], {});
     await waitFor(`http://127.0.0.1:${BASELINE_PORT}/`, { anyAnswer: true });
+    if (operations.some((operation) => operation.against === 'log off')) logOff = await startLogOff();
 
     const rows: string[][] = [];
     for (const operation of operations) {
+      const versus: Versus = operation.against === 'log off' ? logOff!.versus : { port: BASELINE_PORT };
+      const other = versus.headers ? { ...operation, headers: versus.headers } : operation;
       // A short untimed run first, so both are measured after the JIT has warmed up.
       await wrk(SERVER_PORT, operation, WARMUP_SECONDS, CONNECTIONS);
-      await wrk(BASELINE_PORT, operation, WARMUP_SECONDS, CONNECTIONS);
+      await wrk(versus.port, other, WARMUP_SECONDS, CONNECTIONS);
       const serverSlices: WrkResult[] = [];
       const baselineSlices: WrkResult[] = [];
       for (let slice = 0; slice < SLICES; slice += 1) {
@@ -70,7 +96,8 @@ async function main(): Promise<void> {
         // A slow operation leaves requests queued when wrk stops: let the server finish them
         // before the baseline's slice, which would otherwise share the core with them.
         await idle(server.pid!);
-        baselineSlices.push(await wrk(BASELINE_PORT, operation, SLICE_SECONDS, CONNECTIONS));
+        baselineSlices.push(await wrk(versus.port, other, SLICE_SECONDS, CONNECTIONS));
+        if (versus.pid !== undefined) await idle(versus.pid);
       }
       const measured = combine(serverSlices);
       const base = combine(baselineSlices);
@@ -86,7 +113,7 @@ async function main(): Promise<void> {
         peakRssMiB(server.pid!).toFixed(0),
       ]);
       console.log(
-        `  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs baseline ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}`,
+        `  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs ${operation.against ?? 'baseline'} ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}`,
       );
     }
     const peakRss = peakRssMiB(server.pid!);
@@ -95,6 +122,7 @@ async function main(): Promise<void> {
         ` (in ${SLICES} alternating slices; p50 and p99 are the slices' medians), server on core 0, wrk on core 1\n`,
     );
     table(
+      // The request log's row has the server with REQUEST_LOG=off where the others have the baseline.
       ['operation', 'req/s', 'p50 / p99 ms', 'baseline req/s', 'ratio', 'target', 'non-2xx', 'peak RSS MiB so far'],
       rows,
     );
@@ -102,6 +130,7 @@ async function main(): Promise<void> {
     fs.rmSync(answersFile, { force: true });
   } finally {
     baseline?.kill('SIGTERM');
+    logOff?.process.kill('SIGTERM');
     server.kill('SIGTERM');
   }
 }

@@ -21,6 +21,11 @@ export interface Operation {
   /** Request headers; the API operations carry the bearer token. */
   headers: Record<string, string>;
   target?: number;
+  /**
+   * What the server is measured against: the bare baseline by default; `log off`, the same server with REQUEST_LOG=off
+   * (the ratio is then the request log's cost, SPEC §12).
+   */
+  against?: 'log off';
 }
 
 export interface WrkResult {
@@ -40,6 +45,14 @@ export function benchOperations(
   const auth = { authorization: bearer };
   return [
     { name: 'GET one (authorized)', method: 'GET', path: `/v1/dogs/${dogId}`, headers: auth, target: 0.5 },
+    {
+      name: 'GET one, request log on / off',
+      method: 'GET',
+      path: `/v1/dogs/${dogId}`,
+      headers: auth,
+      target: 0.95,
+      against: 'log off',
+    },
     { name: 'GET list (limit 10)', method: 'GET', path: '/v1/dogs?limit=10', headers: auth, target: 0.35 },
     { name: 'list filtered by color', method: 'GET', path: '/v1/dogs?color=brown', headers: auth },
     { name: 'list with fields', method: 'GET', path: '/v1/dogs?fields=name,furColor', headers: auth },

@@ -24,6 +24,7 @@ import { RateLimiter } from './http/rate-limit.js';
 import { requestIdOf } from './http/request-id.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { requestMetricsPlugin } from './http/request-metrics.js';
+import { RequestRecorder } from './http/request-recorder.js';
 import { acceptEveryMethod } from './http/route-every-method.js';
 import { createStorage } from './storage/create-storage.js';
 import type { Storage } from './storage/storage.js';
@@ -68,12 +69,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.server.on('checkExpectation', expectationHandler(app, config.portalUrl));
   app.server.on('connect', connectHandler(app, config.portalUrl));
   acceptEveryMethod(app);
-  registerRootHooks(app, config, storage);
+  const recorder = new RequestRecorder(
+    storage.requestLog,
+    { enabled: config.requestLog, days: config.requestLogDays },
+    app.log,
+  );
+  app.decorate('requestRecorder', recorder);
+  registerRootHooks(app, config, storage, recorder);
   registerRawBody(app);
   registerDeprecation(app, deprecation);
   registerCompression(app, config.compression);
   registerErrorHandlers(app, config.portalUrl);
-  await app.register(requestMetricsPlugin);
+  await app.register(requestMetricsPlugin, { recorder });
 
   const portalPrefix = new URL(config.portalUrl).pathname.replace(/\/+$/, '');
   const clock = options.clock ?? Date.now;
@@ -119,8 +126,8 @@ function serverOptions(
   };
 }
 
-/** The hooks of every request of every surface, and the shutdown of the storage. */
-function registerRootHooks(app: FastifyInstance, config: Config, storage: Storage): void {
+/** The hooks of every request of every surface, and the shutdown of the request log and the storage. */
+function registerRootHooks(app: FastifyInstance, config: Config, storage: Storage, recorder: RequestRecorder): void {
   const portalHost = new URL(config.portalUrl).host;
   let closing = false;
   app.addHook('onRequest', (request, reply, done) => {
@@ -151,6 +158,8 @@ function registerRootHooks(app: FastifyInstance, config: Config, storage: Storag
     closing = true;
   });
   app.addHook('onClose', async () => {
+    // Requests in flight have finished: what they recorded is written before the database closes.
+    await recorder.close();
     await storage.close();
   });
 }

@@ -64,6 +64,13 @@ export const EnvSchema = Type.Object({
     }),
   ),
   COMPRESSION: Type.Unsafe<(typeof SWITCH)[number]>({ type: 'string', enum: [...SWITCH], default: 'on' }),
+  REQUEST_LOG: Type.Unsafe<(typeof SWITCH)[number]>({ type: 'string', enum: [...SWITCH], default: 'on' }),
+  REQUEST_LOG_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 365,
+    default: 7,
+    description: 'how many days the request log keeps',
+  }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({
     minimum: 0,
     default: 10000,
@@ -98,6 +105,10 @@ export interface Config {
   metricsToken?: string;
   /** Whether answers over 1 KiB are compressed here (SPEC §13); off leaves it to a proxy in front. */
   compression: boolean;
+  /** Whether every API request is recorded for the portal's request log (SPEC §12). */
+  requestLog: boolean;
+  /** How many days the request log keeps an entry. */
+  requestLogDays: number;
   /**
    * The proxies whose X-Forwarded-For is believed: a request from one of them is taken to come
    * from the address it forwards for (per-address rate limits, logs). Unset: the TCP peer.
@@ -133,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS,
     metricsToken: parsed.METRICS_TOKEN,
     compression: parsed.COMPRESSION === 'on',
+    requestLog: parsed.REQUEST_LOG === 'on',
+    requestLogDays: parsed.REQUEST_LOG_DAYS,
     trustProxy: parsed.TRUST_PROXY === undefined ? undefined : proxyList(parsed.TRUST_PROXY),
   };
 }

@@ -6,6 +6,7 @@ import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import type { QueryParams } from '../query/collection.js';
 import { PUBLIC_SCOPE, type PublicScope, type Scope, type TenantScope } from '../storage/storage.js';
 import { readBody } from '../http/raw-body.js';
+import { noteCaller } from '../http/request-log-notes.js';
 import type { Principal, TokenVerifier } from './token-verifier.js';
 
 /** Who sends a request (the OAuth client, or the IP of an open one) and whose data it sees. */
@@ -66,6 +67,8 @@ export class AccessControl {
         },
       );
     }
+    // The request log's account and app from here on, a refused scope or rate included (the cached principal, no copy).
+    noteCaller(reply.request, principal);
     const needed = scopeFor(method);
     if (!principal.scopes.includes(needed)) {
       throw new ApiError(

@@ -6,6 +6,7 @@ import { Counter, Registry } from 'prom-client';
 import type { Endpoint } from './endpoint.js';
 import { endpointCounter, RequestCounter } from './request-counter.js';
 import { RequestHistogram } from '../routes/request-histogram.js';
+import type { RequestRecorder } from './request-recorder.js';
 
 /** What the service counts beside its requests. */
 interface BusinessMetrics {
@@ -25,8 +26,12 @@ declare module 'fastify' {
  * Not encapsulated (fastify-plugin): an onRoute hook sees only the routes of its own context and
  * those below it, so it must sit on the root, registered before any surface.
  */
-async function requestMetrics(app: FastifyInstance): Promise<void> {
+async function requestMetrics(app: FastifyInstance, { recorder }: { recorder: RequestRecorder }): Promise<void> {
   const registry = new Registry();
+  registry.registerMetric(recorder.batches);
+  registry.registerMetric(recorder.dropped);
+  // Off, the API's hook records nothing and has no branch for it.
+  const record = recorder.enabled ? recorder : undefined;
   const duration = new RequestHistogram(
     'http_request_duration_seconds',
     'Time to answer HTTP requests, by route pattern, method and status.',
@@ -56,7 +61,7 @@ async function requestMetrics(app: FastifyInstance): Promise<void> {
     const api = route.config as { endpoint?: Endpoint; version?: number } | undefined;
     const hook: onResponseHookHandler =
       api?.endpoint && api.version !== undefined
-        ? apiHook(observe, endpointCounter(requests, api.endpoint, api.version))
+        ? apiHook(observe, endpointCounter(requests, api.endpoint, api.version), record, api.version)
         : otherHook(observe, requests.counterFor(route.url, ''));
     route.onResponse = [...toArray(route.onResponse), hook];
   });
@@ -71,14 +76,27 @@ async function requestMetrics(app: FastifyInstance): Promise<void> {
   });
 }
 
+/** The API's hook: one reading of the elapsed time serves the histogram and the request log. */
 function apiHook(
   observe: ReturnType<RequestHistogram['observerFor']>,
   count: ReturnType<typeof endpointCounter>,
+  recorder: RequestRecorder | undefined,
+  version: number,
 ): onResponseHookHandler {
+  if (!recorder) {
+    return (request, reply, done) => {
+      const status = reply.statusCode;
+      observe(request.method, status, reply.elapsedTime / 1000);
+      count(request, status);
+      done();
+    };
+  }
   return (request, reply, done) => {
     const status = reply.statusCode;
-    observe(request.method, status, reply.elapsedTime / 1000);
+    const elapsed = reply.elapsedTime;
+    observe(request.method, status, elapsed / 1000);
     count(request, status);
+    recorder.record(request, status, elapsed, version);
     done();
   };
 }

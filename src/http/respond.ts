@@ -8,6 +8,7 @@ import { sendNotModified, sendText } from './compression.js';
 import { etagOf, noneMatch } from './conditional.js';
 import { allowAnyOrigin, isCorsRoute } from './cors.js';
 import { renderingOf } from './context.js';
+import { noteError } from './request-log-notes.js';
 
 /** What an operation produced: the status, the document (none for a delete), extra headers. */
 export interface Outcome {
@@ -52,6 +53,7 @@ export function sendError(
   moreInfoBase: string,
 ): FastifyReply {
   const { format, suppress } = renderingOf(request);
+  noteError(request, error);
   const status: ApiStatus = error.status;
   const body: Document = {};
   if (suppress) body.response_code = String(status);

@@ -4,6 +4,7 @@ import type { SessionStore } from '../auth/session-store.js';
 import type { GrantStore } from '../auth/grant-store.js';
 import type { Filter, Sort } from '../query/collection.js';
 import type { AssociationDef, Item, ResourceDef, WriteValues } from '../resources/definition.js';
+import type { RequestLogStore } from './request-log-store.js';
 
 /**
  * Whose data a call may see: every row carries its tenant. A scope says which rows a call reads
@@ -104,6 +105,8 @@ export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
   /** Accounts, OAuth clients and access tokens, in the same database. */
   readonly auth: AuthStore;
+  /** The request log of the developer portal (SPEC §12), in the same database. */
+  readonly requestLog: RequestLogStore;
   /** The portal's logins and sessions, in the same database. */
   readonly sessions: SessionStore;
   /** The code flow's clients, codes, refresh tokens and chains, in the same database. */

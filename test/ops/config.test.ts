@@ -25,6 +25,8 @@ test('with nothing set, every variable takes its default from SPEC §11', () => 
     shutdownTimeoutMs: 10000,
     metricsToken: undefined,
     compression: true,
+    requestLog: true,
+    requestLogDays: 7,
     trustProxy: undefined,
   });
 });
@@ -68,6 +70,9 @@ const derived: Array<{ env: Record<string, string>; expect: Record<string, unkno
   { env: { COMPRESSION: 'off' }, expect: { compression: false } },
   { env: { COMPRESSION: 'on' }, expect: { compression: true } },
   { env: { COMPRESSION: '' }, expect: { compression: true } },
+  { env: { REQUEST_LOG: 'off' }, expect: { requestLog: false, requestLogDays: 7 } },
+  { env: { REQUEST_LOG: 'on', REQUEST_LOG_DAYS: '1' }, expect: { requestLog: true, requestLogDays: 1 } },
+  { env: { REQUEST_LOG_DAYS: '365' }, expect: { requestLogDays: 365 } },
   {
     env: { LOG_LEVEL: 'debug', TOKEN_TTL_SECONDS: '60', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_OPEN_PER_MINUTE: '0' },
     expect: { logLevel: 'debug', tokenTtlSeconds: 60, rateLimitPerMinute: 0, rateLimitOpenPerMinute: 0 },
@@ -134,6 +139,10 @@ const invalid: Array<{ env: Record<string, string>; variable: string; says: RegE
   { env: { TRUST_PROXY: '127.0.0.1,' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
   { env: { COMPRESSION: 'yes' }, variable: 'COMPRESSION', says: /one of on, off/ },
   { env: { COMPRESSION: 'OFF' }, variable: 'COMPRESSION', says: /one of on, off/ },
+  { env: { REQUEST_LOG: 'no' }, variable: 'REQUEST_LOG', says: /one of on, off/ },
+  { env: { REQUEST_LOG_DAYS: '0' }, variable: 'REQUEST_LOG_DAYS', says: /whole number from 1 to 365/ },
+  { env: { REQUEST_LOG_DAYS: '366' }, variable: 'REQUEST_LOG_DAYS', says: /whole number from 1 to 365/ },
+  { env: { REQUEST_LOG_DAYS: 'week' }, variable: 'REQUEST_LOG_DAYS', says: /whole number from 1 to 365/ },
 ];
 
 for (const { env, variable, says } of invalid) {

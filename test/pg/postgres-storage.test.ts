@@ -75,6 +75,7 @@ test(
       'idempotency_keys',
       'owner_veterinarians',
       'owners',
+      'request_log',
       'veterinarians',
     ]);
     for (const row of columns) assert.equal(row.column_name, 'tenant_id', row.table_name);

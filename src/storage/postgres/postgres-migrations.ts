@@ -192,4 +192,32 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       CREATE INDEX refresh_tokens_chain ON refresh_tokens (chain_id);
       CREATE INDEX refresh_tokens_expiry ON refresh_tokens (expires_at);`,
   },
+  {
+    version: 6,
+    description: 'the request log: API requests per account and app, for the developer portal',
+    // Tenant data like the resources (distributed by tenant_id under Citus). time is ms since the epoch;
+    // duration_ms has sub-millisecond precision; status_class is status / 100. Unlike SQLite's, seq is one sequence
+    // (several nodes write) and the indexes cost the database server, not the nodes: an app's range, the request id,
+    // and time for pruning by age.
+    sql: `
+      CREATE TABLE request_log (
+        tenant_id text NOT NULL,
+        seq bigserial NOT NULL,
+        client_id text NOT NULL,
+        time bigint NOT NULL,
+        method text NOT NULL,
+        path text NOT NULL,
+        version integer NOT NULL,
+        status integer NOT NULL,
+        status_class integer NOT NULL,
+        code integer,
+        message text,
+        duration_ms double precision NOT NULL,
+        request_id text NOT NULL,
+        PRIMARY KEY (tenant_id, seq)
+      );
+      CREATE INDEX request_log_app ON request_log (tenant_id, client_id, seq);
+      CREATE INDEX request_log_request ON request_log (tenant_id, request_id);
+      CREATE INDEX request_log_age ON request_log (time);`,
+  },
 ];

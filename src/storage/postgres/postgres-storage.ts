@@ -29,6 +29,7 @@ import type {
 } from '../storage.js';
 import { Connection, type Executor } from './connection.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
+import { PostgresRequestLog } from './postgres-request-log.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresGrantStore } from './postgres-grant-store.js';
 import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.js';
@@ -43,6 +44,7 @@ export class PostgresStorage implements Storage {
   private readonly idempotency = new IdempotencyPolicy();
   /** Accounts, OAuth clients and access tokens, in the same database. */
   readonly auth: PostgresAuthStore;
+  readonly requestLog: PostgresRequestLog;
   readonly sessions: PostgresSessionStore;
   /** The code flow's clients, codes, refresh tokens and chains. */
   readonly grants: PostgresGrantStore;
@@ -52,6 +54,7 @@ export class PostgresStorage implements Storage {
   constructor(databaseUrl: string, poolSize?: number) {
     this.db = new Connection(databaseUrl, { poolSize });
     this.auth = new PostgresAuthStore(this.db);
+    this.requestLog = new PostgresRequestLog(this.db);
     this.sessions = new PostgresSessionStore(this.db);
     this.grants = new PostgresGrantStore(this.db);
   }

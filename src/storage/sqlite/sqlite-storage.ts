@@ -34,6 +34,7 @@ import type {
 import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
+import { SqliteRequestLog } from './sqlite-request-log.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { SqliteGrantStore } from './sqlite-grant-store.js';
 import { migrations } from './sqlite-migrations.js';
@@ -58,6 +59,7 @@ export class SqliteStorage implements Storage {
   private readonly plans: SqliteWrites;
   private readonly idempotency = new IdempotencyPolicy();
   readonly auth: SqliteAuthStore;
+  readonly requestLog: SqliteRequestLog;
   readonly sessions: SqliteSessionStore;
   readonly grants: SqliteGrantStore;
 
@@ -83,6 +85,7 @@ export class SqliteStorage implements Storage {
     this.writes = new GroupCommit(this.db);
     this.plans = new SqliteWrites(this.statements);
     this.auth = new SqliteAuthStore(this.statements, this.writes);
+    this.requestLog = new SqliteRequestLog(this.statements, this.writes);
     this.sessions = new SqliteSessionStore(this.statements, this.writes);
     this.grants = new SqliteGrantStore(this.statements, this.writes);
     this.db.function('ci', { deterministic: true }, (value: unknown) =>

@@ -1,0 +1,61 @@
+// What the request log learns of a request on its way (who made it, which catalogue error it got), noted on the
+// request where the access stage and sendError know it already, so the onResponse hook looks nothing up again.
+import type { FastifyRequest } from 'fastify';
+import type { ApiError } from '../errors.js';
+
+/** The account and app of a valid token. */
+export interface Caller {
+  readonly tenantId: string;
+  readonly clientId: string;
+}
+
+const CALLER = Symbol('caller');
+const ERROR = Symbol('apiError');
+
+type Noted = FastifyRequest & { [CALLER]?: Caller; [ERROR]?: ApiError };
+
+/** The access stage found a valid token: its principal (a cached object, no copy) is the request's caller. */
+export function noteCaller(request: FastifyRequest, caller: Caller): void {
+  (request as Noted)[CALLER] = caller;
+}
+
+export function callerOf(request: FastifyRequest): Caller | undefined {
+  return (request as Noted)[CALLER];
+}
+
+/** The catalogue error the request was answered with. */
+export function noteError(request: FastifyRequest, error: ApiError): void {
+  (request as Noted)[ERROR] = error;
+}
+
+export function errorOf(request: FastifyRequest): ApiError | undefined {
+  return (request as Noted)[ERROR];
+}
+
+/**
+ * The URL with the value of every access_token parameter masked (`access_token=***`). The key is read as the query
+ * parser reads it (`access%5Ftoken` is access_token too), so no spelling slips a token into the log.
+ */
+export function maskedUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  if (queryAt === -1) return url;
+  const parts = url.slice(queryAt + 1).split('&');
+  let changed = false;
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index]!;
+    const equals = part.indexOf('=');
+    const key = equals === -1 ? part : part.slice(0, equals);
+    if (decodedKey(key) !== 'access_token') continue;
+    parts[index] = `${key}=***`;
+    changed = true;
+  }
+  return changed ? `${url.slice(0, queryAt + 1)}${parts.join('&')}` : url;
+}
+
+function decodedKey(key: string): string {
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return key.toLowerCase();
+  }
+}

@@ -1,0 +1,87 @@
+// The storage of the request log (SPEC §12): what one API request was, per account and app, and the queries on it.
+import type { TenantScope } from './storage.js';
+
+/** One API request as the log keeps it. */
+export interface RequestLogEntry {
+  readonly tenantId: string;
+  readonly clientId: string;
+  /** When it was answered, in ms since the epoch. */
+  readonly time: number;
+  readonly method: string;
+  /** The path with its query, any access_token value masked. */
+  readonly path: string;
+  readonly version: number;
+  readonly status: number;
+  /** The catalogue code of an error; null on success. */
+  readonly code: number | null;
+  /** The error's message; null on success. */
+  readonly message: string | null;
+  /** Milliseconds, with sub-millisecond precision. */
+  readonly durationMs: number;
+  readonly requestId: string;
+}
+
+/** A stored entry; `seq` orders the log (newest is largest) and is the keyset cursor of its pages. */
+export interface StoredRequest extends RequestLogEntry {
+  readonly seq: number;
+}
+
+/** 2 for 2xx … 5 for 5xx. */
+export type StatusClass = 2 | 3 | 4 | 5;
+
+export interface RequestLogQuery {
+  readonly clientId: string;
+  readonly statusClass?: StatusClass;
+  readonly requestId?: string;
+  /** Only entries older than this seq (the last seq of the page before). */
+  readonly before?: number;
+  readonly limit: number;
+}
+
+export interface RequestLogPage {
+  readonly entries: StoredRequest[];
+  /** The `before` of the next page; undefined on the last. */
+  readonly next?: number;
+}
+
+/** Requests of one status class that started in one bucket (an hour or a day, from `start` in ms). */
+export interface UsageCount {
+  readonly start: number;
+  readonly statusClass: StatusClass;
+  readonly count: number;
+}
+
+export const HOUR_MS = 60 * 60 * 1000;
+export const DAY_MS = 24 * HOUR_MS;
+
+export interface RequestLogStore {
+  /** Writes a batch in one transaction (one statement on PostgreSQL). */
+  insertBatch(entries: readonly RequestLogEntry[]): Promise<void>;
+  /** One app's entries of the scope's account, newest first, one keyset page. */
+  list(scope: TenantScope, query: RequestLogQuery): Promise<RequestLogPage>;
+  /** One entry by its request id, only if the scope's account made it. */
+  get(scope: TenantScope, requestId: string): Promise<StoredRequest | undefined>;
+  /** One app's requests since `since` (ms), counted per bucket of `bucketMs` (from the epoch, UTC) and status class. */
+  usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]>;
+  /**
+   * Deletes entries older than `before` (ms; undefined: none by age), and for each app given all but its newest
+   * `keepPerApp`; returns how many went.
+   */
+  prune(
+    before: number | undefined,
+    apps: Iterable<{ readonly tenantId: string; readonly clientId: string }>,
+    keepPerApp: number,
+  ): Promise<number>;
+}
+
+/** The class of a status (2 … 5). */
+export function statusClassOf(status: number): number {
+  return Math.floor(status / 100);
+}
+
+/** A page of `limit` from `limit + 1` rows read: the extra row only says another page exists. */
+export function pageOf(rows: StoredRequest[], limit: number): RequestLogPage {
+  if (rows.length <= limit) return { entries: rows };
+  const entries = rows.slice(0, limit);
+  return { entries, next: entries[limit - 1]!.seq };
+}

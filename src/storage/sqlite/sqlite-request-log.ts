@@ -1,0 +1,188 @@
+// The request log in the SQLite database: one row per flush and app (request-log-batch.ts packs it), one range of
+// rows per app, batches written through the storage's group commit; the portal's rare reads unpack.
+import {
+  pageOf,
+  statusClassOf,
+  type RequestLogEntry,
+  type RequestLogPage,
+  type RequestLogQuery,
+  type RequestLogStore,
+  type StatusClass,
+  type StoredRequest,
+  type UsageCount,
+} from '../request-log-store.js';
+import type { TenantScope } from '../storage.js';
+import type { GroupCommit } from './group-commit.js';
+import type { Statements } from './statements.js';
+import { rowOf, tailOf, unpack, type BatchRow, type Packed } from './request-log-batch.js';
+
+const ROW = 'tenant_id AS tenantId, client_id AS clientId, first_seq AS firstSeq, entries';
+
+const INSERT =
+  'INSERT INTO request_log (tenant_id, client_id, first_seq, count, first_time, last_time, count_2xx, count_3xx, ' +
+  'count_4xx, count_5xx, entries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+const LAST_SEQ =
+  'SELECT first_seq + count - 1 FROM request_log WHERE tenant_id = ? AND client_id = ? ORDER BY first_seq DESC LIMIT 1';
+
+export class SqliteRequestLog implements RequestLogStore {
+  /**
+   * The last seq of each app written by this process: only this process writes the database (its lock is exclusive),
+   * so the database's last is read once per app.
+   */
+  private readonly lastSeq = new Map<string, number>();
+
+  constructor(
+    private readonly statements: Statements,
+    private readonly writes: GroupCommit,
+  ) {}
+
+  async insertBatch(entries: readonly RequestLogEntry[]): Promise<void> {
+    // Each app's requests of the batch become one row; one job of the group commit writes them all.
+    const apps = new Map<string, RequestLogEntry[]>();
+    for (const entry of entries) {
+      const key = `${entry.tenantId} ${entry.clientId}`;
+      const group = apps.get(key);
+      if (group) group.push(entry);
+      else apps.set(key, [entry]);
+    }
+    await this.writes.run(() => {
+      const insert = this.statements.get(INSERT);
+      for (const [key, group] of apps) {
+        const { tenantId, clientId } = group[0]!;
+        insert.run(tenantId, clientId, this.takeSeqs(key, tenantId, clientId, group.length), ...rowOf(group));
+      }
+    });
+  }
+
+  async list(scope: TenantScope, query: RequestLogQuery): Promise<RequestLogPage> {
+    let sql = `SELECT ${ROW} FROM request_log WHERE tenant_id = ? AND client_id = ?`;
+    const params: unknown[] = [scope.tenantId, query.clientId];
+    // A row without a request of the class is skipped unread (StatusClass is 2 … 5: the column name is safe).
+    if (query.statusClass !== undefined) sql += ` AND count_${query.statusClass}xx > 0`;
+    if (query.before !== undefined) {
+      sql += ' AND first_seq < ?';
+      params.push(query.before);
+    }
+    sql += ' ORDER BY first_seq DESC';
+    const rows: StoredRequest[] = [];
+    for (const row of this.iterate<BatchRow>(sql, params)) {
+      const batch = unpack(row);
+      for (let i = batch.length - 1; i >= 0; i--) {
+        const entry = batch[i]!;
+        if (query.before !== undefined && entry.seq >= query.before) continue;
+        if (query.statusClass !== undefined && statusClassOf(entry.status) !== query.statusClass) continue;
+        if (query.requestId !== undefined && entry.requestId !== query.requestId) continue;
+        rows.push(entry);
+        if (rows.length > query.limit) return pageOf(rows, query.limit);
+      }
+    }
+    return pageOf(rows, query.limit);
+  }
+
+  async get(scope: TenantScope, requestId: string): Promise<StoredRequest | undefined> {
+    // instr() on the packed text finds the rows that can hold the id without unpacking the others.
+    const sql = `SELECT ${ROW} FROM request_log WHERE tenant_id = ? AND instr(entries, ?) > 0 ORDER BY first_seq DESC`;
+    let found: StoredRequest | undefined;
+    for (const row of this.iterate<BatchRow>(sql, [scope.tenantId, JSON.stringify(requestId)])) {
+      for (const entry of unpack(row))
+        if (entry.requestId === requestId && (!found || entry.seq > found.seq)) found = entry;
+    }
+    return found;
+  }
+
+  async usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]> {
+    const sql = `SELECT ${ROW} FROM request_log WHERE tenant_id = ? AND client_id = ? AND last_time >= ?`;
+    const counts = new Map<string, UsageCount>();
+    for (const row of this.iterate<BatchRow>(sql, [scope.tenantId, clientId, since])) {
+      for (const { time, status } of unpack(row)) {
+        if (time < since) continue;
+        const start = time - (time % bucketMs);
+        const statusClass = statusClassOf(status) as StatusClass;
+        const key = `${start} ${statusClass}`;
+        const count = counts.get(key);
+        counts.set(key, { start, statusClass, count: (count?.count ?? 0) + 1 });
+      }
+    }
+    return [...counts.values()].sort((a, b) => a.start - b.start || a.statusClass - b.statusClass);
+  }
+
+  async prune(
+    before: number | undefined,
+    apps: Iterable<{ readonly tenantId: string; readonly clientId: string }>,
+    keepPerApp: number,
+  ): Promise<number> {
+    return this.writes.run(() => {
+      let deleted = before === undefined ? 0 : this.pruneOlder(before);
+      // seq is counted per app: its newest keepPerApp are the last keepPerApp numbers, found without a walk.
+      for (const { tenantId, clientId } of apps) {
+        const last = this.statements.pluck(LAST_SEQ).get(tenantId, clientId) as number | undefined;
+        if (last !== undefined && last > keepPerApp) deleted += this.pruneUpTo(tenantId, clientId, last - keepPerApp);
+      }
+      return deleted;
+    });
+  }
+
+  /** Reserves `count` seqs of an app, returns the first: one more than its last. */
+  private takeSeqs(key: string, tenantId: string, clientId: string, count: number): number {
+    const last =
+      this.lastSeq.get(key) ?? (this.statements.pluck(LAST_SEQ).get(tenantId, clientId) as number | undefined) ?? 0;
+    this.lastSeq.set(key, last + count);
+    return last + 1;
+  }
+
+  /** Deletes an app's requests up to seq `cutoff`: the rows wholly before it, and the start of the row across it. */
+  private pruneUpTo(tenantId: string, clientId: string, cutoff: number): number {
+    const whole = 'tenant_id = ? AND client_id = ? AND first_seq + count - 1 <= ?';
+    const gone = this.statements.pluck(`SELECT total(count) FROM request_log WHERE ${whole}`);
+    let deleted = gone.get(tenantId, clientId, cutoff) as number;
+    this.statements.get(`DELETE FROM request_log WHERE ${whole}`).run(tenantId, clientId, cutoff);
+    const across = this.statements
+      .get(`SELECT ${ROW} FROM request_log WHERE tenant_id = ? AND client_id = ? AND first_seq <= ?`)
+      .get(tenantId, clientId, cutoff) as BatchRow | undefined;
+    if (across) deleted += this.trim(across, () => cutoff - across.firstSeq + 1);
+    return deleted;
+  }
+
+  /**
+   * Deletes the requests older than `before`: the rows wholly older, then the old start of the rows across it
+   * (within an app seq order is time order, so the first young request bounds what goes, as with one row per request).
+   * Each is one pass over the rows' small columns, once a minute.
+   */
+  private pruneOlder(before: number): number {
+    let deleted = this.statements
+      .pluck('SELECT total(count) FROM request_log WHERE last_time < ?')
+      .get(before) as number;
+    this.statements.get('DELETE FROM request_log WHERE last_time < ?').run(before);
+    const across = this.statements.get(`SELECT ${ROW} FROM request_log WHERE first_time < ?`).all(before) as BatchRow[];
+    for (const row of across) deleted += this.trim(row, (packed) => firstYoung(packed, before));
+    return deleted;
+  }
+
+  /** Replaces a row by its requests after the first `drop(packed)`; returns how many went. */
+  private trim(row: BatchRow, drop: (packed: Packed[]) => number): number {
+    const tail = tailOf(row.entries, drop);
+    if (tail.drop === 0) return 0;
+    this.statements
+      .get('DELETE FROM request_log WHERE tenant_id = ? AND client_id = ? AND first_seq = ?')
+      .run(row.tenantId, row.clientId, row.firstSeq);
+    if (tail.row[0] !== 0)
+      this.statements.get(INSERT).run(row.tenantId, row.clientId, row.firstSeq + tail.drop, ...tail.row);
+    return tail.drop;
+  }
+
+  private *iterate<Row>(sql: string, params: readonly unknown[]): Generator<Row> {
+    try {
+      yield* this.statements.get(sql).iterate(...params) as IterableIterator<Row>;
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
+  }
+}
+
+/** How many requests at the start of a row are older than `before`. */
+function firstYoung(packed: Packed[], before: number): number {
+  let index = 0;
+  while (index < packed.length && packed[index]![0] < before) index++;
+  return index;
+}
