@@ -2,12 +2,7 @@
 // request where the access stage and sendError know it already, so the onResponse hook looks nothing up again.
 import type { FastifyRequest } from 'fastify';
 import type { ApiError } from '../errors.js';
-
-/** The account and app of a valid token. */
-export interface Caller {
-  readonly tenantId: string;
-  readonly clientId: string;
-}
+import type { Caller } from '../storage/request-log-records.js';
 
 const CALLER = Symbol('caller');
 const ERROR = Symbol('apiError');

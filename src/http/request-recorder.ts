@@ -2,10 +2,10 @@
 // to the database in batches off the request path, and the log pruned by age and count now and then.
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
-import type { ApiError } from '../errors.js';
 import { NowAndThen } from '../now-and-then.js';
-import { DAY_MS, type RequestLogEntry, type RequestLogStore } from '../storage/request-log-store.js';
-import { callerOf, errorOf, maskedUrl, type Caller } from './request-log-notes.js';
+import { RecordBuffer, type Caller } from '../storage/request-log-records.js';
+import { DAY_MS, type RequestLogStore } from '../storage/request-log-store.js';
+import { callerOf, errorOf, maskedUrl } from './request-log-notes.js';
 
 export interface RecorderOptions {
   /** REQUEST_LOG: off records nothing. */
@@ -16,8 +16,6 @@ export interface RecorderOptions {
   readonly batchSize?: number;
   /** …or this often (ms), whichever comes first. */
   readonly flushMs?: number;
-  /** The most records one statement writes. */
-  readonly maxBatch?: number;
   /** The most records waiting: beyond it (a database slower than the traffic), new records are dropped and counted. */
   readonly capacity?: number;
   /** SPEC §12: at most this many entries per app. */
@@ -29,22 +27,6 @@ export interface RecorderOptions {
    * pruning deletes about this many entries, never a busy minute's worth at once.
    */
   readonly pruneChunk?: number;
-}
-
-/**
- * What the hook keeps of a request: references to strings it has already, no formatting (the URL is masked when the
- * batch is written), and not the request itself, which would keep its body and socket alive until the flush.
- */
-interface Pending {
-  readonly caller: Caller;
-  readonly time: number;
-  readonly method: string;
-  readonly url: string;
-  readonly requestId: string;
-  readonly error: ApiError | undefined;
-  readonly status: number;
-  readonly durationMs: number;
-  readonly version: number;
 }
 
 export class RequestRecorder {
@@ -59,15 +41,21 @@ export class RequestRecorder {
     help: 'Request-log records dropped: the buffer was full (the database too slow) or their batch failed to write.',
     registers: [],
   });
-  private buffer: Pending[] = [];
+  /** The buffer records are appended to. */
+  private current: RecordBuffer;
+  /** Full buffers waiting for their write, oldest first. */
+  private readonly waiting: RecordBuffer[] = [];
+  /** A written buffer kept for reuse, so a steady flow allocates no new ones. */
+  private spare: RecordBuffer | undefined;
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout | undefined;
   /** The apps written since their last pruning, with how many entries: only they can have grown past their count. */
   private readonly touched = new Map<string, { readonly caller: Caller; written: number }>();
   private readonly prunes: NowAndThen;
   private readonly batchSize: number;
-  private readonly maxBatch: number;
   private readonly capacity: number;
+  /** Records in the waiting buffers. */
+  private waitingRecords = 0;
   private readonly keepPerApp: number;
   private readonly pruneChunk: number;
   private readonly days: number;
@@ -79,9 +67,9 @@ export class RequestRecorder {
   ) {
     this.enabled = options.enabled;
     this.days = options.days;
-    this.batchSize = options.batchSize ?? 500;
-    this.maxBatch = options.maxBatch ?? 2000;
+    this.batchSize = options.batchSize ?? 2000;
     this.capacity = options.capacity ?? 20000;
+    this.current = new RecordBuffer(this.batchSize);
     this.keepPerApp = options.keepPerApp ?? 10000;
     this.prunes = new NowAndThen(options.pruneEveryMs ?? 60000);
     this.pruneChunk = options.pruneChunk ?? 1000;
@@ -91,26 +79,36 @@ export class RequestRecorder {
     }
   }
 
-  /** The onResponse hook's part: one object pushed, nothing awaited. Requests without a valid token are not logged. */
+  /**
+   * The onResponse hook's part: the request's fields appended to the buffer's bytes, nothing awaited, no object kept.
+   * Requests without a valid token are not logged.
+   */
   record(request: FastifyRequest, status: number, durationMs: number, version: number): void {
     const caller = callerOf(request);
     if (caller === undefined) return;
-    if (this.buffer.length >= this.capacity) {
+    if (this.waitingRecords + this.current.size >= this.capacity) {
       this.dropped.inc();
       return;
     }
-    this.buffer.push({
+    if (!this.current.hasRoom) this.rotate();
+    const error = errorOf(request);
+    this.current.append(
       caller,
-      time: Date.now(),
-      method: request.method,
-      url: request.originalUrl,
-      requestId: request.id,
-      error: errorOf(request),
-      status,
+      Date.now(),
+      request.method,
+      maskedUrl(request.originalUrl),
+      request.id,
+      // An error answered as a 200 (suppress_response_codes) is logged with its real status, so it counts as one.
+      error ? error.status : status,
+      error ? error.code : 0,
+      error?.message,
       durationMs,
       version,
-    });
-    if (this.buffer.length === this.batchSize) void this.flush();
+    );
+    if (this.current.size >= this.batchSize) {
+      this.rotate();
+      void this.flush();
+    }
   }
 
   /** Writes what waits (one flush at a time; a call during one waits for it). */
@@ -124,7 +122,7 @@ export class RequestRecorder {
   /** Stops the timer and writes everything left (the app's close, on SIGTERM). */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    while (this.flushing || this.buffer.length > 0) await this.flush();
+    while (this.flushing || this.current.size > 0 || this.waiting.length > 0) await this.flush();
   }
 
   /**
@@ -147,55 +145,42 @@ export class RequestRecorder {
     }
   }
 
+  /** The current buffer joins the waiting ones and an empty one takes its place. */
+  private rotate(): void {
+    this.waiting.push(this.current);
+    this.waitingRecords += this.current.size;
+    this.current = this.spare ?? new RecordBuffer(this.batchSize);
+    this.spare = undefined;
+  }
+
   private async drain(): Promise<void> {
-    while (this.buffer.length > 0) {
-      await this.write(this.take());
-      if (this.buffer.length < this.batchSize) break;
+    if (this.waiting.length === 0 && this.current.size > 0) this.rotate();
+    for (let batch = this.waiting.shift(); batch; batch = this.waiting.shift()) {
+      await this.write(batch);
+      this.waitingRecords -= batch.size;
+      batch.clear();
+      this.spare = batch;
     }
     if (this.touched.size > 0) await this.prune();
   }
 
-  private take(): Pending[] {
-    if (this.buffer.length <= this.maxBatch) {
-      const batch = this.buffer;
-      this.buffer = [];
-      return batch;
-    }
-    return this.buffer.splice(0, this.maxBatch);
-  }
-
-  private async write(batch: Pending[]): Promise<void> {
-    const entries = batch.map((pending) => this.entryOf(pending));
+  private async write(batch: RecordBuffer): Promise<void> {
     try {
-      await this.store.insertBatch(entries);
+      await this.store.insertBatch(batch);
       this.batches.inc();
+      for (const [caller, count] of batch.counts()) this.touch(caller, count);
     } catch (error) {
-      this.dropped.inc(batch.length);
-      this.log.error({ err: error }, `request log: a batch of ${batch.length} records could not be written`);
+      this.dropped.inc(batch.size);
+      this.log.error({ err: error }, `request log: a batch of ${batch.size} records could not be written`);
     }
   }
 
-  private entryOf(pending: Pending): RequestLogEntry {
-    const { caller, error } = pending;
-    const { tenantId, clientId } = caller;
-    const key = `${tenantId} ${clientId}`;
+  /** Counts an app's written entries towards its next pruning by count. */
+  private touch(caller: Caller, count: number): void {
+    const key = `${caller.tenantId} ${caller.clientId}`;
     const app = this.touched.get(key);
-    if (app) app.written += 1;
-    else this.touched.set(key, { caller, written: 1 });
-    return {
-      tenantId,
-      clientId,
-      time: pending.time,
-      method: pending.method,
-      path: maskedUrl(pending.url),
-      version: pending.version,
-      // An error answered as a 200 (suppress_response_codes) is logged with its real status, so it counts as one.
-      status: error ? error.status : pending.status,
-      code: error ? error.code : null,
-      message: error ? error.message : null,
-      durationMs: pending.durationMs,
-      requestId: pending.requestId,
-    };
+    if (app) app.written += count;
+    else this.touched.set(key, { caller, written: count });
   }
 }
 

@@ -1,4 +1,5 @@
 // The storage of the request log (SPEC §12): what one API request was, per account and app, and the queries on it.
+import type { RequestLogBatch } from './request-log-records.js';
 import type { TenantScope } from './storage.js';
 
 /** One API request as the log keeps it. */
@@ -56,7 +57,7 @@ export const DAY_MS = 24 * HOUR_MS;
 
 export interface RequestLogStore {
   /** Writes a batch in one transaction (one statement on PostgreSQL). */
-  insertBatch(entries: readonly RequestLogEntry[]): Promise<void>;
+  insertBatch(batch: RequestLogBatch): Promise<void>;
   /** One app's entries of the scope's account, newest first, one keyset page. */
   list(scope: TenantScope, query: RequestLogQuery): Promise<RequestLogPage>;
   /** One entry by its request id, only if the scope's account made it. */

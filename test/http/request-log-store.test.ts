@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { build } from '../helper.js';
 import { DAY_MS, HOUR_MS, type RequestLogEntry } from '../../src/storage/request-log-store.js';
 import { tenantScope } from '../../src/storage/storage.js';
+import { batchOf } from '../../src/storage/request-log-records.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 30);
 
@@ -28,8 +29,10 @@ test('a batch is listed per app newest first, in keyset pages, filtered by statu
   const { storage } = await build(t);
   const log = storage.requestLog;
   const statuses = [200, 404, 201, 500, 304, 400, 200];
-  await log.insertBatch(statuses.map((status, index) => entry({ requestId: `r${index}`, status, time: NOW + index })));
-  await log.insertBatch([entry({ requestId: 'other-app', clientId: 'app-2' })]);
+  await log.insertBatch(
+    batchOf(statuses.map((status, index) => entry({ requestId: `r${index}`, status, time: NOW + index }))),
+  );
+  await log.insertBatch(batchOf([entry({ requestId: 'other-app', clientId: 'app-2' })]));
   const scope = tenantScope('tenant-a');
 
   const first = await log.list(scope, { clientId: 'app-1', limit: 3 });
@@ -83,7 +86,7 @@ test('an entry is read back whole, and only by its own account', async (t) => {
     message: 'The field "name" is required.',
     durationMs: 0.375,
   });
-  await log.insertBatch([failed]);
+  await log.insertBatch(batchOf([failed]));
   const found = await log.get(tenantScope('tenant-a'), 'req-42');
   assert.ok(found);
   const { seq, ...rest } = found;
@@ -100,16 +103,18 @@ test('usage counts one app per hour (or day) and status class, from the given ti
   const { storage } = await build(t);
   const log = storage.requestLog;
   const hour = Math.floor(NOW / HOUR_MS) * HOUR_MS;
-  await log.insertBatch([
-    entry({ requestId: 'a', time: hour + 1, status: 200 }),
-    entry({ requestId: 'b', time: hour + 2, status: 201 }),
-    entry({ requestId: 'c', time: hour + 3, status: 404 }),
-    entry({ requestId: 'd', time: hour - HOUR_MS, status: 503 }),
-    entry({ requestId: 'e', time: hour - 2 * HOUR_MS, status: 304 }),
-    entry({ requestId: 'too old', time: hour - 30 * HOUR_MS, status: 200 }),
-    entry({ requestId: 'other app', clientId: 'app-2', time: hour + 4 }),
-    entry({ requestId: 'other account', tenantId: 'tenant-b', time: hour + 5 }),
-  ]);
+  await log.insertBatch(
+    batchOf([
+      entry({ requestId: 'a', time: hour + 1, status: 200 }),
+      entry({ requestId: 'b', time: hour + 2, status: 201 }),
+      entry({ requestId: 'c', time: hour + 3, status: 404 }),
+      entry({ requestId: 'd', time: hour - HOUR_MS, status: 503 }),
+      entry({ requestId: 'e', time: hour - 2 * HOUR_MS, status: 304 }),
+      entry({ requestId: 'too old', time: hour - 30 * HOUR_MS, status: 200 }),
+      entry({ requestId: 'other app', clientId: 'app-2', time: hour + 4 }),
+      entry({ requestId: 'other account', tenantId: 'tenant-b', time: hour + 5 }),
+    ]),
+  );
   const scope = tenantScope('tenant-a');
   assert.deepEqual(await log.usage(scope, 'app-1', HOUR_MS, NOW - 24 * HOUR_MS), [
     { start: hour - 2 * HOUR_MS, statusClass: 3, count: 1 },
@@ -134,7 +139,7 @@ test('pruning deletes entries older than the cut-off, and all but the newest of 
   const many = Array.from({ length: 6 }, (_, index) => entry({ requestId: `new${index}`, time: NOW + index }));
   const otherApp = Array.from({ length: 6 }, (_, index) => entry({ requestId: `b${index}`, clientId: 'app-2' }));
   const otherAccount = Array.from({ length: 6 }, (_, index) => entry({ requestId: `c${index}`, tenantId: 'tenant-b' }));
-  await log.insertBatch([...old, ...many, ...otherApp, ...otherAccount]);
+  await log.insertBatch(batchOf([...old, ...many, ...otherApp, ...otherAccount]));
 
   const deleted = await log.prune(NOW - 7 * DAY_MS, [{ tenantId: 'tenant-a', clientId: 'app-1' }], 4);
   assert.equal(deleted, 3 + 2);
@@ -149,7 +154,7 @@ test('pruning deletes entries older than the cut-off, and all but the newest of 
   // An app under its limit loses nothing.
   assert.equal(await log.prune(NOW - 7 * DAY_MS, [{ tenantId: 'tenant-b', clientId: 'app-1' }], 10), 0);
   // Without a cut-off, only the count.
-  await log.insertBatch([entry({ requestId: 'older', time: NOW - 9 * DAY_MS, clientId: 'app-3' })]);
+  await log.insertBatch(batchOf([entry({ requestId: 'older', time: NOW - 9 * DAY_MS, clientId: 'app-3' })]));
   assert.equal(await log.prune(undefined, [{ tenantId: 'tenant-a', clientId: 'app-2' }], 5), 1);
   assert.equal((await log.list(tenantScope('tenant-a'), { clientId: 'app-3', limit: 100 })).entries.length, 1);
 });

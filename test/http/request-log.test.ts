@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { build, newAccount, type TestApp } from '../helper.js';
 import { DAY_MS, type StoredRequest } from '../../src/storage/request-log-store.js';
 import { tenantScope } from '../../src/storage/storage.js';
+import { batchOf } from '../../src/storage/request-log-records.js';
 
 /** The value of one sample line of /metrics. */
 async function sample(api: TestApp, series: string): Promise<number | undefined> {
@@ -133,10 +134,12 @@ test('a flush prunes entries older than REQUEST_LOG_DAYS', async (t) => {
   const api = await build(t, { REQUEST_LOG_DAYS: '2' });
   const { tenantId, clientId } = api.credentials;
   const base = { tenantId, clientId, method: 'GET', path: '/v2/dogs', version: 2, status: 200, code: null };
-  await api.storage.requestLog.insertBatch([
-    { ...base, message: null, durationMs: 1, requestId: 'three days old', time: Date.now() - 3 * DAY_MS },
-    { ...base, message: null, durationMs: 1, requestId: 'one day old', time: Date.now() - DAY_MS },
-  ]);
+  await api.storage.requestLog.insertBatch(
+    batchOf([
+      { ...base, message: null, durationMs: 1, requestId: 'three days old', time: Date.now() - 3 * DAY_MS },
+      { ...base, message: null, durationMs: 1, requestId: 'one day old', time: Date.now() - DAY_MS },
+    ]),
+  );
   const fresh = await api.request({ url: '/v2/dogs' });
   assert.deepEqual(
     (await logged(api)).map((entry) => entry.requestId),

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { noteCaller, maskedUrl } from '../../src/http/request-log-notes.js';
 import { RequestRecorder, type RecorderOptions } from '../../src/http/request-recorder.js';
+import type { RequestLogBatch } from '../../src/storage/request-log-records.js';
 import type { RequestLogEntry, RequestLogStore } from '../../src/storage/request-log-store.js';
 
 class MemoryStore {
@@ -12,9 +13,9 @@ class MemoryStore {
   readonly prunes: Array<{ before: number | undefined; apps: string[]; keep: number }> = [];
   failing = false;
 
-  insertBatch(entries: readonly RequestLogEntry[]): Promise<void> {
+  insertBatch(batch: RequestLogBatch): Promise<void> {
     if (this.failing) return Promise.reject(new Error('the database is down'));
-    this.batches.push([...entries]);
+    this.batches.push(batch.entries());
     return Promise.resolve();
   }
 

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { unpack } from '../../src/storage/request-log-records.js';
 import { authorize, request, startService, tempDataDir } from './process-helper.js';
 
 test('SIGTERM flushes the request log: every request answered just before it is in the database', async (t) => {
@@ -20,20 +21,17 @@ test('SIGTERM flushes the request log: every request answered just before it is 
 
   const db = new Database(path.join(service.dataDir, 'registry.sqlite'), { readonly: true });
   t.after(() => db.close());
-  const rows = db
-    .prepare(
-      // A row packs a batch of one app: [time, method, path, version, status, code, message, duration, request id].
-      "SELECT json_extract(e.value, '$[8]') AS request_id, json_extract(e.value, '$[2]') AS path, " +
-        "json_extract(e.value, '$[4]') AS status FROM request_log, json_each(request_log.entries) AS e " +
-        'ORDER BY request_log.first_seq, e.key',
-    )
-    .all() as Array<{
-    request_id: string;
-    path: string;
-    status: number;
-  }>;
+  // A row packs a batch of one app (src/storage/request-log-records.ts).
+  const rows = (
+    db.prepare('SELECT tenant_id, client_id, first_seq, entries FROM request_log ORDER BY first_seq').all() as Array<{
+      tenant_id: string;
+      client_id: string;
+      first_seq: number;
+      entries: Buffer;
+    }>
+  ).flatMap((row) => unpack(row.entries, { tenantId: row.tenant_id, clientId: row.client_id }, row.first_seq));
   assert.deepEqual(
-    rows.map((row) => [row.request_id, row.path, row.status]),
+    rows.map((row) => [row.requestId, row.path, row.status]),
     ids.map((id, index) => [id, `/v2/dogs?limit=${index + 1}`, 200]),
   );
 });

@@ -6,6 +6,7 @@ import type { RequestLogEntry } from '../../src/storage/request-log-store.js';
 import { tenantScope } from '../../src/storage/storage.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 import { databaseOf } from './sqlite-schema.js';
+import { batchOf } from '../../src/storage/request-log-records.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 30);
 const scope = tenantScope('tenant-a');
@@ -35,11 +36,13 @@ function rows(storage: SqliteStorage): unknown[] {
 test('a flush is one row per app, with its seq range, time range and per-class counts', async (t) => {
   const storage = await open(t);
   const statuses = [200, 404, 201, 500, 304];
-  await storage.requestLog.insertBatch([
-    ...statuses.map((status, index) => entry(`a${index}`, { status, time: NOW + index })),
-    entry('b0', { clientId: 'app-2', status: 401 }),
-  ]);
-  await storage.requestLog.insertBatch([entry('a5', { time: NOW + 9 })]);
+  await storage.requestLog.insertBatch(
+    batchOf([
+      ...statuses.map((status, index) => entry(`a${index}`, { status, time: NOW + index })),
+      entry('b0', { clientId: 'app-2', status: 401 }),
+    ]),
+  );
+  await storage.requestLog.insertBatch(batchOf([entry('a5', { time: NOW + 9 })]));
   assert.deepEqual(rows(storage), [
     ['app-1', 1, 5, NOW, NOW + 4, 2, 1, 1, 1],
     ['app-1', 6, 1, NOW + 9, NOW + 9, 1, 0, 0, 0],
@@ -63,7 +66,7 @@ test('pruning drops whole rows and trims the one across the cut, by count and by
   const log = storage.requestLog;
   for (let batch = 0; batch < 3; batch++) {
     await log.insertBatch(
-      Array.from({ length: 4 }, (_, i) => entry(`r${batch * 4 + i}`, { time: NOW + batch * 4 + i })),
+      batchOf(Array.from({ length: 4 }, (_, i) => entry(`r${batch * 4 + i}`, { time: NOW + batch * 4 + i }))),
     );
   }
   const app = [{ tenantId: 'tenant-a', clientId: 'app-1' }];
@@ -83,6 +86,6 @@ test('pruning drops whole rows and trims the one across the cut, by count and by
     ],
   );
   // The seqs go on after the last, even once older rows went.
-  await log.insertBatch([entry('r12')]);
+  await log.insertBatch(batchOf([entry('r12')]));
   assert.equal((await log.get(scope, 'r12'))?.seq, 13);
 });

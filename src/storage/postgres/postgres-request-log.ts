@@ -2,7 +2,6 @@
 import {
   pageOf,
   statusClassOf,
-  type RequestLogEntry,
   type RequestLogPage,
   type RequestLogQuery,
   type RequestLogStore,
@@ -10,6 +9,7 @@ import {
   type StoredRequest,
   type UsageCount,
 } from '../request-log-store.js';
+import type { RequestLogBatch } from '../request-log-records.js';
 import type { TenantScope } from '../storage.js';
 import type { Connection } from './connection.js';
 
@@ -57,7 +57,8 @@ function entryOf(row: Row): StoredRequest {
 export class PostgresRequestLog implements RequestLogStore {
   constructor(private readonly db: Connection) {}
 
-  async insertBatch(entries: readonly RequestLogEntry[]): Promise<void> {
+  async insertBatch(batch: RequestLogBatch): Promise<void> {
+    const entries = batch.entries();
     const columns: unknown[][] = Array.from({ length: 12 }, () => new Array<unknown>(entries.length));
     entries.forEach((entry, index) => {
       const values = [

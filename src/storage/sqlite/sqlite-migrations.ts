@@ -184,9 +184,9 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
   {
     version: 6,
     description: 'the request log: API requests per account and app, for the developer portal, packed by batch',
-    // One row is one flush's requests of one app (entries: a JSON array of [time, method, path, version, status,
-    // code, message, duration_ms, request_id], oldest first), so a flush of 500 requests is a few row inserts, not
-    // 500 (docs/decisions.md, Request log). Clustered by app (WITHOUT ROWID); the requests of a row are numbered
+    // One row is one flush's requests of one app (entries: the records as the recorder packed them, oldest first;
+    // src/storage/request-log-records.ts), so a flush of 500 requests is a few row inserts, not 500
+    // (docs/decisions.md, Request log). Clustered by app (WITHOUT ROWID); the requests of a row are numbered
     // first_seq … first_seq + count - 1 (seq counted per app, seq order is time order). The time range and the
     // per-class counts let reads and pruning skip a row without unpacking it; entries is last, so that reading the
     // other columns leaves its overflow pages alone.
@@ -202,7 +202,7 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
         count_3xx INTEGER NOT NULL,
         count_4xx INTEGER NOT NULL,
         count_5xx INTEGER NOT NULL,
-        entries TEXT NOT NULL,
+        entries BLOB NOT NULL,
         PRIMARY KEY (tenant_id, client_id, first_seq)
       ) WITHOUT ROWID;`,
   },

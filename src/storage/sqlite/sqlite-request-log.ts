@@ -1,9 +1,9 @@
-// The request log in the SQLite database: one row per flush and app (request-log-batch.ts packs it), one range of
-// rows per app, batches written through the storage's group commit; the portal's rare reads unpack.
+// The request log in the SQLite database: one row per flush and app (the records as the recorder packed them,
+// request-log-records.ts), one range of rows per app, batches written through the storage's group commit; the
+// portal's rare reads unpack.
 import {
   pageOf,
   statusClassOf,
-  type RequestLogEntry,
   type RequestLogPage,
   type RequestLogQuery,
   type RequestLogStore,
@@ -14,7 +14,23 @@ import {
 import type { TenantScope } from '../storage.js';
 import type { GroupCommit } from './group-commit.js';
 import type { Statements } from './statements.js';
-import { rowOf, tailOf, unpack, type BatchRow, type Packed } from './request-log-batch.js';
+import {
+  offsetOf,
+  olderThan,
+  packedRow,
+  timesAndStatuses,
+  unpack,
+  type PackedApp,
+  type RequestLogBatch,
+} from '../request-log-records.js';
+
+/** A request_log row as read (entries still packed). */
+interface BatchRow {
+  tenantId: string;
+  clientId: string;
+  firstSeq: number;
+  entries: Buffer;
+}
 
 const ROW = 'tenant_id AS tenantId, client_id AS clientId, first_seq AS firstSeq, entries';
 
@@ -37,21 +53,11 @@ export class SqliteRequestLog implements RequestLogStore {
     private readonly writes: GroupCommit,
   ) {}
 
-  async insertBatch(entries: readonly RequestLogEntry[]): Promise<void> {
-    // Each app's requests of the batch become one row; one job of the group commit writes them all.
-    const apps = new Map<string, RequestLogEntry[]>();
-    for (const entry of entries) {
-      const key = `${entry.tenantId} ${entry.clientId}`;
-      const group = apps.get(key);
-      if (group) group.push(entry);
-      else apps.set(key, [entry]);
-    }
+  async insertBatch(batch: RequestLogBatch): Promise<void> {
+    // Each app's records of the batch become one row, its bytes as packed; one job of the group commit writes them.
+    const apps = batch.apps();
     await this.writes.run(() => {
-      const insert = this.statements.get(INSERT);
-      for (const [key, group] of apps) {
-        const { tenantId, clientId } = group[0]!;
-        insert.run(tenantId, clientId, this.takeSeqs(key, tenantId, clientId, group.length), ...rowOf(group));
-      }
+      for (const app of apps) this.insertRow(app, this.takeSeqs(app.tenantId, app.clientId, app.count));
     });
   }
 
@@ -67,7 +73,7 @@ export class SqliteRequestLog implements RequestLogStore {
     sql += ' ORDER BY first_seq DESC';
     const rows: StoredRequest[] = [];
     for (const row of this.iterate<BatchRow>(sql, params)) {
-      const batch = unpack(row);
+      const batch = unpackRow(row);
       for (let i = batch.length - 1; i >= 0; i--) {
         const entry = batch[i]!;
         if (query.before !== undefined && entry.seq >= query.before) continue;
@@ -81,11 +87,11 @@ export class SqliteRequestLog implements RequestLogStore {
   }
 
   async get(scope: TenantScope, requestId: string): Promise<StoredRequest | undefined> {
-    // instr() on the packed text finds the rows that can hold the id without unpacking the others.
+    // instr() on the packed bytes finds the rows that can hold the id without unpacking the others.
     const sql = `SELECT ${ROW} FROM request_log WHERE tenant_id = ? AND instr(entries, ?) > 0 ORDER BY first_seq DESC`;
     let found: StoredRequest | undefined;
-    for (const row of this.iterate<BatchRow>(sql, [scope.tenantId, JSON.stringify(requestId)])) {
-      for (const entry of unpack(row))
+    for (const row of this.iterate<BatchRow>(sql, [scope.tenantId, Buffer.from(requestId)])) {
+      for (const entry of unpackRow(row))
         if (entry.requestId === requestId && (!found || entry.seq > found.seq)) found = entry;
     }
     return found;
@@ -95,7 +101,7 @@ export class SqliteRequestLog implements RequestLogStore {
     const sql = `SELECT ${ROW} FROM request_log WHERE tenant_id = ? AND client_id = ? AND last_time >= ?`;
     const counts = new Map<string, UsageCount>();
     for (const row of this.iterate<BatchRow>(sql, [scope.tenantId, clientId, since])) {
-      for (const { time, status } of unpack(row)) {
+      for (const [time, status] of timesAndStatuses(row.entries)) {
         if (time < since) continue;
         const start = time - (time % bucketMs);
         const statusClass = statusClassOf(status) as StatusClass;
@@ -123,8 +129,14 @@ export class SqliteRequestLog implements RequestLogStore {
     });
   }
 
+  private insertRow(app: PackedApp, firstSeq: number): void {
+    const { tenantId, clientId, count, firstTime, lastTime, classes, bytes } = app;
+    this.statements.get(INSERT).run(tenantId, clientId, firstSeq, count, firstTime, lastTime, ...classes, bytes);
+  }
+
   /** Reserves `count` seqs of an app, returns the first: one more than its last. */
-  private takeSeqs(key: string, tenantId: string, clientId: string, count: number): number {
+  private takeSeqs(tenantId: string, clientId: string, count: number): number {
+    const key = `${tenantId} ${clientId}`;
     const last =
       this.lastSeq.get(key) ?? (this.statements.pluck(LAST_SEQ).get(tenantId, clientId) as number | undefined) ?? 0;
     this.lastSeq.set(key, last + count);
@@ -140,7 +152,7 @@ export class SqliteRequestLog implements RequestLogStore {
     const across = this.statements
       .get(`SELECT ${ROW} FROM request_log WHERE tenant_id = ? AND client_id = ? AND first_seq <= ?`)
       .get(tenantId, clientId, cutoff) as BatchRow | undefined;
-    if (across) deleted += this.trim(across, () => cutoff - across.firstSeq + 1);
+    if (across) deleted += this.trim(across, cutoff - across.firstSeq + 1);
     return deleted;
   }
 
@@ -155,20 +167,21 @@ export class SqliteRequestLog implements RequestLogStore {
       .get(before) as number;
     this.statements.get('DELETE FROM request_log WHERE last_time < ?').run(before);
     const across = this.statements.get(`SELECT ${ROW} FROM request_log WHERE first_time < ?`).all(before) as BatchRow[];
-    for (const row of across) deleted += this.trim(row, (packed) => firstYoung(packed, before));
+    for (const row of across) deleted += this.trim(row, olderThan(row.entries, before));
     return deleted;
   }
 
-  /** Replaces a row by its requests after the first `drop(packed)`; returns how many went. */
-  private trim(row: BatchRow, drop: (packed: Packed[]) => number): number {
-    const tail = tailOf(row.entries, drop);
-    if (tail.drop === 0) return 0;
+  /** Replaces a row by its requests after the first `drop` (the records' bytes sliced, not unpacked). */
+  private trim(row: BatchRow, drop: number): number {
+    if (drop === 0) return 0;
+    const { tenantId, clientId, firstSeq, entries } = row;
     this.statements
       .get('DELETE FROM request_log WHERE tenant_id = ? AND client_id = ? AND first_seq = ?')
-      .run(row.tenantId, row.clientId, row.firstSeq);
-    if (tail.row[0] !== 0)
-      this.statements.get(INSERT).run(row.tenantId, row.clientId, row.firstSeq + tail.drop, ...tail.row);
-    return tail.drop;
+      .run(tenantId, clientId, firstSeq);
+    const rest = entries.subarray(offsetOf(entries, drop));
+    if (rest.length === 0) return drop;
+    this.insertRow(packedRow({ tenantId, clientId }, rest), firstSeq + drop);
+    return drop;
   }
 
   private *iterate<Row>(sql: string, params: readonly unknown[]): Generator<Row> {
@@ -180,9 +193,6 @@ export class SqliteRequestLog implements RequestLogStore {
   }
 }
 
-/** How many requests at the start of a row are older than `before`. */
-function firstYoung(packed: Packed[], before: number): number {
-  let index = 0;
-  while (index < packed.length && packed[index]![0] < before) index++;
-  return index;
+function unpackRow({ tenantId, clientId, firstSeq, entries }: BatchRow): StoredRequest[] {
+  return unpack(entries, { tenantId, clientId }, firstSeq);
 }
