@@ -55,7 +55,9 @@ function referencePage(config: Config, frame: Frame, version: Version): string {
 <p>Versions: ${others}. Every operation of <code>${escapeHtml(config.publicUrl)}/v${version}</code>, drawn from its
 <a href="${documentUrl}">OpenAPI 3.1 document</a>. To try one: <strong>Authorize</strong> with the access token you got
 from <code>${escapeHtml(config.publicUrl)}/oauth2/token</code> (or with your client id and secret), open the operation,
-then <strong>Try it out</strong> and <strong>Execute</strong>: it sends a real request to the API, on your account's data.</p>
+then <strong>Try it out</strong> and <strong>Execute</strong>: it sends a real request to the API, on your account's data.
+Each operation is listed once: every path also answers with a <code>.json</code> or <code>.xml</code> suffix and to CORS
+preflights (<code>OPTIONS</code>), which the document lists too.</p>
 <noscript><p>The interactive reference needs JavaScript. Without it, read the
 ${VERSIONS.map((other) => `<a href="${prefix}/openapi/v${other}.json">OpenAPI document of v${other}</a>`).join(', ')}
 (JSON, for any OpenAPI viewer or code generator), the <a href="${prefix}/errors">error codes</a> with their causes and fixes,

@@ -1,8 +1,9 @@
 // The reference page's own script and stylesheet, served as files (the portal's CSP allows no inline script).
 
 /**
- * Starts Swagger UI on the document the page names. The document is fetched here rather than by Swagger UI so that a
- * bearer scheme can join its security: the OAuth scheme of the document gets a token by a flow, and a reader who holds
+ * Starts Swagger UI on the document the page names. The document is fetched here rather than by Swagger UI so that
+ * the reader sees each operation once (the .json/.xml twin of a path and the CORS preflights are left out of the view:
+ * the page's text says they exist) and so that a bearer scheme can join its security: the OAuth scheme of the document gets a token by a flow, and a reader who holds
  * one already (the quickstart's curl) pastes it into Authorize instead. validatorUrl is off: Swagger UI would otherwise
  * send the document to validator.swagger.io, another host.
  */
@@ -34,6 +35,16 @@ export const REFERENCE_SCRIPT = `'use strict';
     });
     return spec;
   }
+  // A path ending in .json or .xml whose plain path is there too is its twin; OPTIONS is the CORS preflight.
+  function forReaders(spec) {
+    var paths = spec.paths || {};
+    Object.keys(paths).forEach(function (path) {
+      var plain = path.replace(/\.(json|xml)$/, '');
+      if (plain !== path && paths[plain]) delete paths[path];
+      else delete paths[path].options;
+    });
+    return spec;
+  }
   root.textContent = 'Drawing the reference…';
   // The page preloads the document while the bundle loads: the same plain request takes the preloaded answer.
   fetch(url)
@@ -44,7 +55,7 @@ export const REFERENCE_SCRIPT = `'use strict';
     .then(function (spec) {
       root.textContent = '';
       window.SwaggerUIBundle({
-        spec: withBearer(spec),
+        spec: withBearer(forReaders(spec)),
         domNode: root,
         deepLinking: true,
         docExpansion: 'list',
