@@ -39,7 +39,7 @@ export const REFERENCE_SCRIPT = `'use strict';
   function forReaders(spec) {
     var paths = spec.paths || {};
     Object.keys(paths).forEach(function (path) {
-      var plain = path.replace(/\.(json|xml)$/, '');
+      var plain = path.replace(/\\.(json|xml)$/, '');
       if (plain !== path && paths[plain]) delete paths[path];
       else delete paths[path].options;
     });
