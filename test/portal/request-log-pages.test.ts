@@ -123,7 +123,7 @@ test('the log pages 50 at a time with the keyset cursor, the filters kept on Old
   assert.equal(linkOf(first.body, 'Newest'), undefined);
   const older = linkOf(first.body, 'Older requests');
   assert.ok(older?.startsWith(`${LOG(ann.clientId)}?before=`), older);
-  const second = await getPage(api, older, ann.cookie);
+  const second = await getPage(api, older!, ann.cookie);
   assert.deepEqual(shownIds(second.body), expected.slice(50, 100));
   assert.equal(linkOf(second.body, 'Newest'), LOG(ann.clientId));
   const third = await getPage(api, linkOf(second.body, 'Older requests')!, ann.cookie);
