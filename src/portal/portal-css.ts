@@ -98,16 +98,20 @@ h1 .muted { font-weight: 400; }
 .filters { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: flex-end; background: var(--paper);
   border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; margin: 0 0 1.25rem; }
 .filters .field { margin: 0; }
+.filters label .muted { font-weight: 400; }
 .filters .grow { flex: 1 1 16rem; }
 .filters .actions { display: flex; gap: 1rem; align-items: center; }
 select { display: block; font: inherit; padding: .5rem 2rem .5rem .7rem; border: 1px solid #b9c0cc;
   border-radius: var(--radius); background: var(--paper); color: var(--ink); min-width: 7rem; }
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.log { font-size: .92rem; }
+table.log th, table.log td { padding: .5rem .6rem; }
+table.log th { letter-spacing: .02em; }
 table.log td { white-space: nowrap; }
-table.log td.path { white-space: normal; min-width: 14rem; }
+table.log td.path { white-space: normal; min-width: 10rem; }
 table.log time, .rid { font-variant-numeric: tabular-nums; }
-.rid { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: .85em; }
+.rid { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: .82em; }
+table.log td:last-child { white-space: normal; min-width: 9.5rem; max-width: 10rem; overflow-wrap: anywhere; }
 .status { display: inline-block; min-width: 2.8rem; text-align: center; border-radius: 999px; padding: 0 .5rem;
   font-weight: 700; font-size: .85rem; font-variant-numeric: tabular-nums; }
 .s2 { fill: #2f9e77; background: #2f9e77; }
@@ -139,12 +143,14 @@ svg.chart .tick { fill: var(--muted); font-size: 11px; }
 svg.chart .seg { stroke: var(--paper); stroke-width: .6; }
 svg.chart .empty-note { fill: var(--muted); font-size: 14px; font-weight: 600; }
 .legend { list-style: none; padding: 0; margin: 0 0 .75rem; display: grid; gap: .3rem 1rem;
-  grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); font-size: .92rem; }
+  grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); font-size: .92rem; }
 .legend li { display: flex; align-items: center; gap: .4rem; }
 .legend strong { margin-left: auto; font-variant-numeric: tabular-nums; }
 .swatch { display: inline-block; width: .85rem; height: .85rem; border-radius: 3px; flex: none; }
 details.numbers summary { cursor: pointer; color: var(--accent); font-weight: 600; margin-bottom: .5rem; }
 details.numbers .table-wrap { margin: 0; }
+details.numbers th[scope=row] { text-transform: none; letter-spacing: 0; font-size: .9rem; font-weight: 400;
+  white-space: nowrap; color: var(--ink); background: none; font-variant-numeric: tabular-nums; }
 @media (max-width: 40rem) {
   .chart-card { padding: .9rem .75rem; }
   .details { grid-template-columns: 1fr; gap: .1rem; }
@@ -156,7 +162,8 @@ details.numbers .table-wrap { margin: 0; }
   table.log tr:last-child { border-bottom: 0; }
   table.log td { border: 0; padding: .15rem .8rem; display: grid; grid-template-columns: 6.5rem 1fr; gap: .5rem;
     white-space: normal; min-width: 0; }
-  table.log td.path { min-width: 0; }
+  table.log td.path, table.log td:last-child { min-width: 0; max-width: none; }
+  table.log td > * { justify-self: start; }
   table.log td::before { content: attr(data-label); color: var(--muted); font-size: .8rem; text-transform: uppercase;
     letter-spacing: .04em; padding-top: .15rem; }
   table.log .num { text-align: left; }

@@ -47,7 +47,7 @@ function filterForm(prefix: string, app: AccountApp, typed: TypedFilter): string
   ).join('');
   return `<form method="get" action="${appPath(prefix, app.id)}/requests" class="filters" role="search" aria-label="Filter the log">
 <div class="field"><label for="log-status">Status</label><select id="log-status" name="status">${options}</select></div>
-<div class="field grow"><label for="log-request-id">Request id <span class="hint">the <code>X-Request-Id</code> of an answer</span></label>
+<div class="field grow"><label for="log-request-id">Request id <span class="muted">· the <code>X-Request-Id</code> of an answer</span></label>
 <input id="log-request-id" name="request_id" maxlength="128" autocomplete="off" spellcheck="false" value="${escapeHtml(typed.requestId)}"></div>
 <div class="field actions"><button type="submit">Filter</button> <a href="${appPath(prefix, app.id)}/requests">Clear</a></div>
 </form>`;

@@ -45,13 +45,7 @@ export function stackedBarChart(chart: Chart): string {
         `<text class="tick" x="${LEFT - 5}" y="${fixed(y(value) + 4)}" text-anchor="end">${short(value)}</text>`,
     );
   const bars = chart.bars.map((bar, index) => barOf(bar, LEFT + index * slot, slot, y)).join('\n');
-  const labels = chart.bars
-    .map((bar, index) =>
-      bar.label === ''
-        ? ''
-        : `<text class="tick" x="${fixed(LEFT + (index + 0.5) * slot)}" y="${HEIGHT - 6}" text-anchor="middle">${escapeHtml(bar.label)}</text>`,
-    )
-    .join('');
+  const labels = chart.bars.map((bar, index) => labelOf(bar.label, index, chart.bars.length, slot)).join('');
   const empty = totals.every((total) => total === 0)
     ? `<text class="empty-note" x="${LEFT + PLOT_WIDTH / 2}" y="${TOP + PLOT_HEIGHT / 2}" text-anchor="middle">No requests yet</text>`
     : '';
@@ -64,6 +58,14 @@ ${bars}
 <g aria-hidden="true">${labels}</g>
 ${empty}
 </svg>`;
+}
+
+/** A bar's label, centred under it; the last bar's ends at the bar's right edge, so that it is never cut off. */
+function labelOf(label: string, index: number, count: number, slot: number): string {
+  if (label === '') return '';
+  const last = index === count - 1;
+  const x = last ? LEFT + (index + 1) * slot : LEFT + (index + 0.5) * slot;
+  return `<text class="tick" x="${fixed(x)}" y="${HEIGHT - 6}" text-anchor="${last ? 'end' : 'middle'}">${escapeHtml(label)}</text>`;
 }
 
 /** One bar: its segments bottom up, each a class's colour, with a tooltip naming the bucket and its counts. */

@@ -34,7 +34,7 @@ function numbersTable(period: Period): string {
     .filter((bar) => bar.counts.some((count) => count > 0))
     .map(
       (bar) =>
-        `<tr><th scope="row">${escapeHtml(bar.name)}</th>${bar.counts.map((count) => `<td class="num">${count}</td>`).join('')}</tr>`,
+        `<tr><th scope="row">${escapeHtml(bar.name.replace(/ UTC$/, ''))}</th>${bar.counts.map((count) => `<td class="num">${count}</td>`).join('')}</tr>`,
     )
     .join('\n');
   return `<details class="numbers"><summary>The numbers per ${escapeHtml(period.unit)}</summary>

@@ -2,6 +2,7 @@
 // 30 days, by status class, as server-drawn SVG charts with the same numbers in words and tables.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionStore } from '../auth/session-store.js';
+import type { Config } from '../config.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { DAY_MS, HOUR_MS, type RequestLogStore, type UsageCount } from '../storage/request-log-store.js';
 import { tenantScope } from '../storage/storage.js';
@@ -13,6 +14,7 @@ import { usageSection, type Period } from './usage-html.js';
 export interface UsagePageOptions {
   readonly sessions: SessionStore;
   readonly requestLog: RequestLogStore;
+  readonly config: Config;
   /** Now, in ms (tests move it). */
   readonly clock: () => number;
   readonly prefix: string;
@@ -60,7 +62,7 @@ async function showUsage(
   request: FastifyRequest,
   reply: FastifyReply,
   { session, app }: OwnedApp,
-  { requestLog, clock, prefix }: UsagePageOptions,
+  { requestLog, config, clock, prefix }: UsagePageOptions,
 ): Promise<FastifyReply> {
   const now = clock();
   const scope = tenantScope(session.accountId);
@@ -75,7 +77,8 @@ async function showUsage(
   );
   const body = `${appHeading(prefix, app, 'usage', 'Usage')}
 <p class="lead">Requests made with this app's tokens, by status class. Times are UTC; the last bar is the hour (the
-day) under way. The numbers come from the request log, which keeps at most 10,000 requests per app.</p>
+day) under way. The numbers come from the request log, which keeps ${config.requestLogDays} days and at most 10,000
+requests per app: older days show no bars.</p>
 <div class="charts">
 ${periods.map(usageSection).join('\n')}
 </div>`;

@@ -61,7 +61,7 @@ export async function portalSurface(
   registerDashboard(portal, { sessions: sessionStore, grants }, portalPrefix, wrongMethod);
   const appPages = { sessions: sessionStore, requestLog, prefix: portalPrefix, wrongMethod };
   registerRequestLogPages(portal, { ...appPages, config });
-  registerUsagePage(portal, { ...appPages, clock });
+  registerUsagePage(portal, { ...appPages, config, clock });
   // Fastify chooses a not-found handler by prefix. A portal on a host of its own has none to
   // claim (it shares `/` with the API host), so its unknown paths get the root's catalogue 404.
   if (portalPrefix !== '') portal.setNotFoundHandler(notFoundPage(portalPrefix));

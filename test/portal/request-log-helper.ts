@@ -39,25 +39,35 @@ export function call(api: TestApp, who: Developer, url: string, requestId: strin
   return api.request({ url, token, headers: { 'x-request-id': requestId } });
 }
 
-/** Entries of the developer's app at the given times (ms), statuses and ids, written as one batch. */
+/** What a test says of an entry it writes: when, its status and id, and maybe its method, path and duration. */
+export interface WrittenEntry {
+  readonly time: number;
+  readonly status: number;
+  readonly requestId: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly durationMs?: number;
+}
+
+/** Entries of the developer's app, written as one batch. */
 export async function writeEntries(
   api: TestApp,
   who: Pick<Developer, 'accountId' | 'clientId'>,
-  entries: ReadonlyArray<{ time: number; status: number; requestId: string }>,
+  entries: readonly WrittenEntry[],
 ): Promise<void> {
   await api.storage.requestLog.insertBatch(
-    entries.map(({ time, status, requestId }): RequestLogEntry => ({
+    entries.map((entry): RequestLogEntry => ({
       tenantId: who.accountId,
       clientId: who.clientId,
-      time,
-      method: 'GET',
-      path: `/v2/dogs?n=${requestId}`,
+      time: entry.time,
+      method: entry.method ?? 'GET',
+      path: entry.path ?? `/v2/dogs?n=${entry.requestId}`,
       version: 2,
-      status,
-      code: status >= 400 ? 1004 : null,
-      message: status >= 400 ? 'No dog has that id.' : null,
-      durationMs: 1.25,
-      requestId,
+      status: entry.status,
+      code: entry.status >= 400 ? 4000 : null,
+      message: entry.status >= 400 ? 'There is no dog with that id.' : null,
+      durationMs: entry.durationMs ?? 1.25,
+      requestId: entry.requestId,
     })),
   );
 }
