@@ -15,7 +15,7 @@ import { readFilter } from './request-log-filter.js';
 import { detailsBody, logBody } from './request-log-html.js';
 
 /** Requests on one page of the log: a screenful to scan, and a cheap read (SQLite unpacks a few rows). */
-export const LOG_PAGE_SIZE = 50;
+const LOG_PAGE_SIZE = 50;
 
 /** The most requests with one id the details page shows (a client may send the same X-Request-Id again). */
 const SAME_ID_SHOWN = 10;
