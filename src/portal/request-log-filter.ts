@@ -26,21 +26,24 @@ export function readFilter(query: Record<string, unknown>): { typed: TypedFilter
   const filter: { statusClass?: StatusClass; requestId?: string; before?: number } = {};
   if (typed.status !== '' && typed.status !== 'all') {
     if (!/^[2-5]xx$/.test(typed.status))
-      return { typed, error: `"${typed.status}" is not a status class: choose all, 2xx, 3xx, 4xx or 5xx.` };
+      return { typed, error: `${quoted(typed.status)} is not a status class: choose all, 2xx, 3xx, 4xx or 5xx.` };
     filter.statusClass = Number(typed.status[0]) as StatusClass;
   }
   if (typed.requestId !== '') {
     if (!REQUEST_ID.test(typed.requestId))
       return {
         typed,
-        error: `"${typed.requestId}" is not a request id: one is 1 to 128 letters, digits, dots, underscores, colons or hyphens.`,
+        error: `${quoted(typed.requestId)} is not a request id: one is 1 to 128 letters, digits, dots, underscores, colons or hyphens.`,
       };
     filter.requestId = typed.requestId;
   }
   const cursor = text(before);
   if (cursor !== '') {
     if (!/^[1-9][0-9]{0,14}$/.test(cursor))
-      return { typed, error: `"${cursor}" is not a page of the log: follow the Older link, or start from the newest.` };
+      return {
+        typed,
+        error: `${quoted(cursor)} is not a page of the log: follow the Older link, or start from the newest.`,
+      };
     filter.before = Number(cursor);
   }
   return { typed, filter };
@@ -48,4 +51,9 @@ export function readFilter(query: Record<string, unknown>): { typed: TypedFilter
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
+}
+
+/** A refused value as the message quotes it: whole when short, its start when a URL carried a long one. */
+function quoted(value: string): string {
+  return value.length <= 40 ? `"${value}"` : `"${value.slice(0, 40)}…"`;
 }

@@ -93,6 +93,7 @@ test('a query the form could not send answers 400 with a message and the typed v
     ['?before=-5', /&quot;-5&quot; is not a page of the log/],
     ['?request_id=two%20words', /&quot;two words&quot; is not a request id: one is 1 to 128 letters/],
     ['?status=2xx&status=4xx', /Give each filter once/],
+    [`?status=${'x'.repeat(500)}`, new RegExp(`&quot;${'x'.repeat(40)}…&quot; is not a status class`)],
   ];
   for (const [query, message] of cases) {
     const page = await getPage(api, `${LOG(ann.clientId)}${query}`, ann.cookie);
