@@ -51,8 +51,8 @@ export async function tokenCall(base: string, form: Record<string, string>, basi
 export async function dogsSeen(base: string, token: string): Promise<{ status: number; names: string[] }> {
   const answer = await fetch(`${base}/v2/dogs`, { headers: { authorization: `Bearer ${token}` } });
   if (answer.status !== 200) return { status: answer.status, names: [] };
-  const { dogs } = (await answer.json()) as { dogs: Array<{ name: string }> };
-  return { status: 200, names: dogs.map((dog) => dog.name) };
+  const { dogs } = (await answer.json()) as { dogs: Array<{ dog: { name: string } }> };
+  return { status: 200, names: dogs.map((entry) => entry.dog.name) };
 }
 
 export async function createDog(base: string, token: string, name: string): Promise<void> {
