@@ -84,4 +84,17 @@ input:focus-visible { border-color: var(--accent); }
   main { padding: 1rem .9rem 2rem; }
   th, td { padding: .45rem .55rem; }
 }
+.card > :first-child { margin-top: 0; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: center; }
+button[type=submit].secondary:not(.link) { background: var(--paper); color: var(--brand);
+  box-shadow: inset 0 0 0 1px var(--brand); }
+button[type=submit].secondary:not(.link):hover { background: var(--ok-wash); color: var(--brand); }
+td form.inline button[type=submit]:not(.link) { font-size: .9rem; padding: .35rem .8rem; white-space: nowrap;
+  margin: 0 .25rem .35rem 0; background: var(--paper); color: var(--brand); box-shadow: inset 0 0 0 1px var(--brand); }
+td form.inline button[type=submit]:not(.link):hover { background: var(--ok-wash); }
+td form[action$="/apps/delete"] button[type=submit]:not(.link) { color: var(--danger);
+  box-shadow: inset 0 0 0 1px var(--danger); }
+td form[action$="/apps/delete"] button[type=submit]:not(.link):hover { background: var(--danger-wash); }
+.consent h1 { font-size: 1.5rem; }
+.alert, .notice { overflow-wrap: anywhere; }
 `;
