@@ -97,4 +97,6 @@ td form[action$="/apps/delete"] button[type=submit]:not(.link) { color: var(--da
 td form[action$="/apps/delete"] button[type=submit]:not(.link):hover { background: var(--danger-wash); }
 .consent h1 { font-size: 1.5rem; }
 .alert, .notice { overflow-wrap: anywhere; }
+.release h3 { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem; }
+.release time { font-size: .9rem; font-weight: 400; color: var(--muted); }
 `;
