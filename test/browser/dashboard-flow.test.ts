@@ -41,6 +41,8 @@ for (const javaScript of [true, false]) {
     assert.equal((await dogsSeen(base, first.accessToken!)).status, 200);
 
     await submit(page, () => page.getByRole('link', { name: 'Back to your apps' }).click());
+    // Shown once: the dashboard never shows the secret again.
+    assert.ok(!((await page.textContent('body')) ?? '').includes(created.secret));
     const row = page.getByRole('row').filter({ hasText: 'Fetch Bot' });
     assert.match((await row.textContent()) ?? '', /https:\/\/fetch\.example\/callback/);
     const rotated = await submit(page, () => page.getByRole('button', { name: 'Rotate secret Fetch Bot' }).click());
