@@ -194,5 +194,12 @@ for (const [type, javaScript] of [
     assert.match((await page.locator('main').textContent()) ?? '', /not one the app registered/);
     await capture(`${flow.mode}-authorize-error`);
     assert.equal(flow.calls.length, calls);
+
+    // The consent page's header is the session's: its Log out ends it, and the flow asks for a login again.
+    await page.goto(authorizeUrl(flow, pkce().challenge, 'st'));
+    await submit(page, () => page.getByRole('button', { name: 'Log out' }).click());
+    assert.equal(page.url(), `${base}/portal`);
+    await page.goto(authorizeUrl(flow, pkce().challenge, 'st'));
+    assert.match(page.url(), /\/portal\/login\?next=%2Foauth2%2Fauthorize/);
   });
 }
