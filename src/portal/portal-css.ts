@@ -168,4 +168,35 @@ details.numbers th[scope=row] { text-transform: none; letter-spacing: 0; font-si
     letter-spacing: .04em; padding-top: .15rem; }
   table.log .num { text-align: left; }
 }
+.card > :first-child { margin-top: 0; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: center; }
+button[type=submit].secondary:not(.link) { background: var(--paper); color: var(--brand);
+  box-shadow: inset 0 0 0 1px var(--brand); }
+button[type=submit].secondary:not(.link):hover { background: var(--ok-wash); color: var(--brand); }
+td form.inline button[type=submit]:not(.link) { font-size: .9rem; padding: .35rem .8rem; white-space: nowrap;
+  margin: 0 .25rem .35rem 0; background: var(--paper); color: var(--brand); box-shadow: inset 0 0 0 1px var(--brand); }
+td form.inline button[type=submit]:not(.link):hover { background: var(--ok-wash); }
+td form[action$="/apps/delete"] button[type=submit]:not(.link) { color: var(--danger);
+  box-shadow: inset 0 0 0 1px var(--danger); }
+td form[action$="/apps/delete"] button[type=submit]:not(.link):hover { background: var(--danger-wash); }
+.consent h1 { font-size: 1.5rem; }
+.alert, .notice { overflow-wrap: anywhere; }
+.release h3 { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem; }
+.release time { font-size: .9rem; font-weight: 400; color: var(--muted); }
+@media (max-width: 40rem) {
+  /* On a phone the apps table is a list of cards, each value under its column's name (actions in view, no scroll). */
+  #apps-title + .table-wrap thead { position: absolute; left: -9999px; }
+  #apps-title + .table-wrap :is(table, tbody, tr, td) { display: block; }
+  #apps-title + .table-wrap tr { padding: .6rem 0; border-bottom: 1px solid var(--line); }
+  #apps-title + .table-wrap tr:last-child { border-bottom: 0; }
+  #apps-title + .table-wrap td { border: 0; padding: .15rem .8rem; }
+  #apps-title + .table-wrap td::before { display: block; font-size: .75rem; font-weight: 600; text-transform: uppercase;
+    letter-spacing: .04em; color: var(--muted); }
+  #apps-title + .table-wrap td:nth-child(1)::before { content: "Name"; }
+  #apps-title + .table-wrap td:nth-child(2)::before { content: "Client id"; }
+  #apps-title + .table-wrap td:nth-child(3)::before { content: "Type"; }
+  #apps-title + .table-wrap td:nth-child(4)::before { content: "Scopes"; }
+  #apps-title + .table-wrap td:nth-child(5)::before { content: "Redirect URIs"; }
+  #apps-title + .table-wrap td:nth-child(6)::before { content: "Created"; }
+}
 `;

@@ -60,8 +60,6 @@ export interface RequestLogStore {
   insertBatch(batch: RequestLogBatch): Promise<void>;
   /** One app's entries of the scope's account, newest first, one keyset page. */
   list(scope: TenantScope, query: RequestLogQuery): Promise<RequestLogPage>;
-  /** One entry by its request id, only if the scope's account made it. */
-  get(scope: TenantScope, requestId: string): Promise<StoredRequest | undefined>;
   /** One app's requests since `since` (ms), counted per bucket of `bucketMs` (from the epoch, UTC) and status class. */
   usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]>;
   /**

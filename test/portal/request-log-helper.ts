@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../helper.js';
+import { batchOf } from '../../src/storage/request-log-records.js';
 import type { RequestLogEntry } from '../../src/storage/request-log-store.js';
 import { tokenRequest } from './apps-helper.js';
 import { logIn, PASSWORD } from './portal-helper.js';
@@ -56,19 +57,21 @@ export async function writeEntries(
   entries: readonly WrittenEntry[],
 ): Promise<void> {
   await api.storage.requestLog.insertBatch(
-    entries.map((entry): RequestLogEntry => ({
-      tenantId: who.accountId,
-      clientId: who.clientId,
-      time: entry.time,
-      method: entry.method ?? 'GET',
-      path: entry.path ?? `/v2/dogs?n=${entry.requestId}`,
-      version: 2,
-      status: entry.status,
-      code: entry.status >= 400 ? 4000 : null,
-      message: entry.status >= 400 ? 'There is no dog with that id.' : null,
-      durationMs: entry.durationMs ?? 1.25,
-      requestId: entry.requestId,
-    })),
+    batchOf(
+      entries.map((entry): RequestLogEntry => ({
+        tenantId: who.accountId,
+        clientId: who.clientId,
+        time: entry.time,
+        method: entry.method ?? 'GET',
+        path: entry.path ?? `/v2/dogs?n=${entry.requestId}`,
+        version: 2,
+        status: entry.status,
+        code: entry.status >= 400 ? 4000 : null,
+        message: entry.status >= 400 ? 'There is no dog with that id.' : null,
+        durationMs: entry.durationMs ?? 1.25,
+        requestId: entry.requestId,
+      })),
+    ),
   );
 }
 

@@ -101,14 +101,6 @@ export class PostgresRequestLog implements RequestLogStore {
     return pageOf(rows.map(entryOf), query.limit);
   }
 
-  async get(scope: TenantScope, requestId: string): Promise<StoredRequest | undefined> {
-    const [row] = await this.db.rows<Row>(
-      `SELECT ${COLUMNS} FROM request_log WHERE tenant_id = $1 AND request_id = $2 ORDER BY seq DESC LIMIT 1`,
-      [scope.tenantId, requestId],
-    );
-    return row && entryOf(row);
-  }
-
   async usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]> {
     const rows = await this.db.rows<[string, number, string]>(
       'SELECT (time / $1) * $1 AS start, status_class, count(*) FROM request_log ' +

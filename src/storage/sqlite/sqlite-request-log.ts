@@ -66,6 +66,11 @@ export class SqliteRequestLog implements RequestLogStore {
     const params: unknown[] = [scope.tenantId, query.clientId];
     // A row without a request of the class is skipped unread (StatusClass is 2 … 5: the column name is safe).
     if (query.statusClass !== undefined) sql += ` AND count_${query.statusClass}xx > 0`;
+    // instr() on the packed bytes finds the rows that can hold the id without unpacking the others.
+    if (query.requestId !== undefined) {
+      sql += ' AND instr(entries, ?) > 0';
+      params.push(Buffer.from(query.requestId));
+    }
     if (query.before !== undefined) {
       sql += ' AND first_seq < ?';
       params.push(query.before);
@@ -84,17 +89,6 @@ export class SqliteRequestLog implements RequestLogStore {
       }
     }
     return pageOf(rows, query.limit);
-  }
-
-  async get(scope: TenantScope, requestId: string): Promise<StoredRequest | undefined> {
-    // instr() on the packed bytes finds the rows that can hold the id without unpacking the others.
-    const sql = `SELECT ${ROW} FROM request_log WHERE tenant_id = ? AND instr(entries, ?) > 0 ORDER BY first_seq DESC`;
-    let found: StoredRequest | undefined;
-    for (const row of this.iterate<BatchRow>(sql, [scope.tenantId, Buffer.from(requestId)])) {
-      for (const entry of unpackRow(row))
-        if (entry.requestId === requestId && (!found || entry.seq > found.seq)) found = entry;
-    }
-    return found;
   }
 
   async usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]> {
