@@ -77,8 +77,8 @@ async function showUsage(
   );
   const body = `${appHeading(prefix, app, 'usage', 'Usage')}
 <p class="lead">Requests made with this app's tokens, by status class. Times are UTC; the last bar is the hour (the
-day) under way. The numbers come from the request log, which keeps ${config.requestLogDays} days and at most 10,000
-requests per app: older days show no bars.</p>
+day) under way. Every request counts, however many there are: the counts are kept 31 days, beyond the request log's
+${config.requestLogDays} days and its 10,000 requests per app.</p>
 <div class="charts">
 ${periods.map(usageSection).join('\n')}
 </div>`;

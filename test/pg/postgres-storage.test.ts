@@ -76,6 +76,7 @@ test(
       'owner_veterinarians',
       'owners',
       'request_log',
+      'request_usage',
       'veterinarians',
     ]);
     for (const row of columns) assert.equal(row.column_name, 'tenant_id', row.table_name);

@@ -220,4 +220,22 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       CREATE INDEX request_log_request ON request_log (tenant_id, request_id);
       CREATE INDEX request_log_age ON request_log (time);`,
   },
+  {
+    version: 7,
+    description: 'the usage kept beside the request log: requests per account, app, hour and status class',
+    // Tenant data (distributed by tenant_id under Citus). One row per app and hour (its start, ms since the epoch,
+    // UTC), added to at each flush, kept 31 days, beyond the log's REQUEST_LOG_DAYS and its 10,000 per app.
+    sql: `
+      CREATE TABLE request_usage (
+        tenant_id text NOT NULL,
+        client_id text NOT NULL,
+        hour bigint NOT NULL,
+        count_2xx bigint NOT NULL,
+        count_3xx bigint NOT NULL,
+        count_4xx bigint NOT NULL,
+        count_5xx bigint NOT NULL,
+        PRIMARY KEY (tenant_id, client_id, hour)
+      );
+      CREATE INDEX request_usage_age ON request_usage (hour);`,
+  },
 ];

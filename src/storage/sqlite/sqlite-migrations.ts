@@ -206,4 +206,23 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
         PRIMARY KEY (tenant_id, client_id, first_seq)
       ) WITHOUT ROWID;`,
   },
+  {
+    version: 7,
+    description: 'the usage kept beside the request log: requests per account, app, hour and status class',
+    // One row per app and hour (hour: its start, ms since the epoch, UTC), added to at each flush, kept 31 days: the
+    // usage page's 30 days outlive the log's REQUEST_LOG_DAYS and its 10,000 requests per app. hour leads its own
+    // index for the pruning by age.
+    sql: `
+      CREATE TABLE request_usage (
+        tenant_id TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        hour INTEGER NOT NULL,
+        count_2xx INTEGER NOT NULL,
+        count_3xx INTEGER NOT NULL,
+        count_4xx INTEGER NOT NULL,
+        count_5xx INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, client_id, hour)
+      ) WITHOUT ROWID;
+      CREATE INDEX request_usage_age ON request_usage (hour);`,
+  },
 ];
