@@ -1,7 +1,8 @@
 // What an app's own pages (its request log, its usage) share: the app looked up among the session's account's apps
 // (any other id is the portal's plain 404), and their heading with the way between them.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountApp, ActiveSession, SessionStore } from '../auth/session-store.js';
+import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { notFoundPage } from './fallback-pages.js';
 import { escapeHtml } from './html.js';
 import { redirectToLogin, sessionOf } from './portal-context.js';
@@ -16,7 +17,7 @@ export interface OwnedApp {
  * The app of `:clientId` when it is the session's account's; otherwise the answer is sent (the login redirect, or the
  * 404 page that says no more than for a path that does not exist) and undefined returned.
  */
-export async function ownedApp(
+async function ownedApp(
   request: FastifyRequest,
   reply: FastifyReply,
   sessions: SessionStore,
@@ -47,4 +48,33 @@ export function appHeading(prefix: string, app: AccountApp, current: 'requests' 
 <h1>${escapeHtml(title)} <span class="muted">· ${escapeHtml(app.name)}</span></h1>
 <p class="app-id">Client id <code>${escapeHtml(app.id)}</code></p>
 <nav class="tabs" aria-label="This app">${tab('requests', 'Request log')}${tab('usage', 'Usage')}</nav>`;
+}
+
+/** What every page of one app needs to find it. */
+export interface AppPageOptions {
+  readonly sessions: SessionStore;
+  readonly prefix: string;
+  readonly wrongMethod: WrongMethodAnswer;
+}
+
+/**
+ * A GET page of one of the session's apps at `url` (with `:clientId`): logged out, the login; another account's or an
+ * unknown app, the 404 page; another method, the 400 page with Allow.
+ */
+export function routeAppPage<Options extends AppPageOptions>(
+  portal: FastifyInstance,
+  url: string,
+  options: Options,
+  show: (request: FastifyRequest, reply: FastifyReply, owned: OwnedApp, options: Options) => Promise<FastifyReply>,
+): void {
+  const { sessions, prefix, wrongMethod } = options;
+  routeEveryMethod(portal, {
+    url,
+    method: ['GET'],
+    wrongMethod,
+    handler: async (request, reply) => {
+      const owned = await ownedApp(request, reply, sessions, prefix);
+      return owned ? show(request, reply, owned, options) : reply;
+    },
+  });
 }

@@ -1,13 +1,11 @@
 // The request log pages of an app (SPEC §12, logged in): its requests newest first, filtered by status class and
 // request id in a GET form, a keyset page of 50 at a time, and one request's details.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionStore } from '../auth/session-store.js';
 import type { Config } from '../config.js';
 import { REQUEST_ID } from '../http/request-id.js';
-import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import type { RequestLogStore } from '../storage/request-log-store.js';
 import { tenantScope } from '../storage/storage.js';
-import { ownedApp, type OwnedApp } from './app-pages.js';
+import { routeAppPage, type AppPageOptions, type OwnedApp } from './app-pages.js';
 import { notFoundPage } from './fallback-pages.js';
 import { page } from './html.js';
 import { frameOf, sendPage } from './portal-context.js';
@@ -20,34 +18,14 @@ const LOG_PAGE_SIZE = 50;
 /** The most requests with one id the details page shows (a client may send the same X-Request-Id again). */
 const SAME_ID_SHOWN = 10;
 
-export interface RequestLogPagesOptions {
-  readonly sessions: SessionStore;
+export interface RequestLogPagesOptions extends AppPageOptions {
   readonly requestLog: RequestLogStore;
   readonly config: Config;
-  readonly prefix: string;
-  readonly wrongMethod: WrongMethodAnswer;
 }
 
 export function registerRequestLogPages(portal: FastifyInstance, options: RequestLogPagesOptions): void {
-  const { sessions, prefix, wrongMethod } = options;
-  routeEveryMethod(portal, {
-    url: '/dashboard/apps/:clientId/requests',
-    method: ['GET'],
-    wrongMethod,
-    handler: async (request, reply) => {
-      const owned = await ownedApp(request, reply, sessions, prefix);
-      return owned ? showLog(request, reply, owned, options) : reply;
-    },
-  });
-  routeEveryMethod(portal, {
-    url: '/dashboard/apps/:clientId/requests/:requestId',
-    method: ['GET'],
-    wrongMethod,
-    handler: async (request, reply) => {
-      const owned = await ownedApp(request, reply, sessions, prefix);
-      return owned ? showDetails(request, reply, owned, options) : reply;
-    },
-  });
+  routeAppPage(portal, '/dashboard/apps/:clientId/requests', options, showLog);
+  routeAppPage(portal, '/dashboard/apps/:clientId/requests/:requestId', options, showDetails);
 }
 
 async function showLog(

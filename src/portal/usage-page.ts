@@ -1,24 +1,19 @@
 // The usage page of an app (SPEC §12, logged in): its requests per hour for the last 24 hours and per day for the last
 // 30 days, by status class, as server-drawn SVG charts with the same numbers in words and tables.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionStore } from '../auth/session-store.js';
 import type { Config } from '../config.js';
-import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { DAY_MS, HOUR_MS, type RequestLogStore, type UsageCount } from '../storage/request-log-store.js';
 import { tenantScope } from '../storage/storage.js';
-import { appHeading, ownedApp, type OwnedApp } from './app-pages.js';
+import { appHeading, routeAppPage, type AppPageOptions, type OwnedApp } from './app-pages.js';
 import { page } from './html.js';
 import { frameOf, sendPage } from './portal-context.js';
 import { usageSection, type Period } from './usage-html.js';
 
-export interface UsagePageOptions {
-  readonly sessions: SessionStore;
+export interface UsagePageOptions extends AppPageOptions {
   readonly requestLog: RequestLogStore;
   readonly config: Config;
   /** Now, in ms (tests move it). */
   readonly clock: () => number;
-  readonly prefix: string;
-  readonly wrongMethod: WrongMethodAnswer;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -46,16 +41,7 @@ const DAYS = {
 } as const;
 
 export function registerUsagePage(portal: FastifyInstance, options: UsagePageOptions): void {
-  const { sessions, prefix, wrongMethod } = options;
-  routeEveryMethod(portal, {
-    url: '/dashboard/apps/:clientId/usage',
-    method: ['GET'],
-    wrongMethod,
-    handler: async (request, reply) => {
-      const owned = await ownedApp(request, reply, sessions, prefix);
-      return owned ? showUsage(request, reply, owned, options) : reply;
-    },
-  });
+  routeAppPage(portal, '/dashboard/apps/:clientId/usage', options, showUsage);
 }
 
 async function showUsage(
