@@ -1,7 +1,7 @@
 // The request log's records in their packed form: the recorder appends each request's fields to a byte buffer (no
 // object per request, nothing for the garbage collector to trace or promote), a flush hands the buffer over as one
 // batch, SQLite stores each app's bytes as one row, and the portal's rare reads unpack them.
-import { HOUR_MS, statusClassOf, type RequestLogEntry, type StoredRequest } from './request-log-store.js';
+import { hourOf, statusClassOf, type RequestLogEntry, type StoredRequest } from './request-log-store.js';
 
 /**
  * A record: time (float64, ms), duration (float32, ms), status (uint16), code (uint16, 0 for none), version (uint8),
@@ -138,44 +138,30 @@ export class RecordBuffer implements RequestLogBatch {
   }
 
   apps(): PackedApp[] {
-    // Records are grouped by caller index (no key built per record); callers equal by key are merged after.
-    const byCaller: number[][] = this.callers.map(() => []);
-    for (let record = 0; record < this.size; record++) byCaller[this.appOf[record]!]!.push(record);
-    const groups = new Map<string, { caller: Caller; records: number[] }>();
-    this.callers.forEach((caller, index) => {
-      const key = `${caller.tenantId} ${caller.clientId}`;
-      const group = groups.get(key);
-      if (group) group.records = [...group.records, ...byCaller[index]!].sort((a, b) => a - b);
-      else groups.set(key, { caller, records: byCaller[index]! });
-    });
-    return [...groups.values()].map(({ caller, records }) => this.packed(caller, records));
+    return this.groups().map(({ caller, records }) => this.packed(caller, records));
   }
 
   hours(): HourCount[] {
-    const hours = new Map<string, HourCount>();
-    for (let record = 0; record < this.size; record++) {
-      const start = this.starts[record]!;
-      const slot = statusClassOf(this.bytes.readUInt16LE(start + STATUS)) - 2;
-      if (slot < 0 || slot > 3) continue;
-      const time = this.bytes.readDoubleLE(start + TIME);
-      const hour = time - (time % HOUR_MS);
-      const { tenantId, clientId } = this.callers[this.appOf[record]!]!;
-      const key = `${tenantId} ${clientId} ${hour}`;
-      let count = hours.get(key);
-      if (!count) hours.set(key, (count = { tenantId, clientId, hour, classes: [0, 0, 0, 0] }));
-      count.classes[slot]!++;
+    const hours: HourCount[] = [];
+    for (const { caller, records } of this.groups()) {
+      const app = new Map<number, HourCount>();
+      for (const record of records) {
+        const start = this.starts[record]!;
+        const slot = classSlot(this.bytes.readUInt16LE(start + STATUS));
+        if (slot === undefined) continue;
+        const hour = hourOf(this.bytes.readDoubleLE(start + TIME));
+        let count = app.get(hour);
+        if (!count) app.set(hour, (count = { ...caller, hour, classes: [0, 0, 0, 0] }));
+        count.classes[slot]++;
+      }
+      hours.push(...app.values());
     }
-    return [...hours.values()];
+    return hours;
   }
 
-  /** How many records each caller appended. */
-  counts(): Map<Caller, number> {
-    const counts = new Map<Caller, number>();
-    for (let record = 0; record < this.size; record++) {
-      const caller = this.callers[this.appOf[record]!]!;
-      counts.set(caller, (counts.get(caller) ?? 0) + 1);
-    }
-    return counts;
+  /** How many records each app appended. */
+  counts(): Array<[Caller, number]> {
+    return this.groups().map(({ caller, records }) => [caller, records.length]);
   }
 
   entries(): RequestLogEntry[] {
@@ -194,6 +180,23 @@ export class RecordBuffer implements RequestLogBatch {
     let at = 0;
     for (const record of records) at += this.bytes.copy(bytes, at, this.starts[record]!, this.starts[record + 1]!);
     return packedRow(caller, bytes);
+  }
+
+  /**
+   * The records of each app, in the order they came. Callers are told apart by identity when appended (no key built
+   * per request); here the callers of one app (two tokens of it) become one group, keyed once per caller.
+   */
+  private groups(): Array<{ caller: Caller; records: number[] }> {
+    const byKey = new Map<string, { caller: Caller; records: number[] }>();
+    const ofCaller = this.callers.map((caller) => {
+      const key = `${caller.tenantId} ${caller.clientId}`;
+      let group = byKey.get(key);
+      if (!group)
+        byKey.set(key, (group = { caller: { tenantId: caller.tenantId, clientId: caller.clientId }, records: [] }));
+      return group;
+    });
+    for (let record = 0; record < this.size; record++) ofCaller[this.appOf[record]!]!.records.push(record);
+    return [...byKey.values()];
   }
 
   private lengthOf(records: readonly number[]): number {
@@ -226,8 +229,8 @@ export function packedRow({ tenantId, clientId }: Caller, bytes: Buffer): Packed
   for (let at = 0; at < bytes.length; at = endOf(bytes, at)) {
     count++;
     const time = bytes.readDoubleLE(at + TIME);
-    const slot = statusClassOf(bytes.readUInt16LE(at + STATUS)) - 2;
-    if (slot >= 0 && slot < 4) classes[slot]!++;
+    const slot = classSlot(bytes.readUInt16LE(at + STATUS));
+    if (slot !== undefined) classes[slot]++;
     if (time < firstTime) firstTime = time;
     if (time > lastTime) lastTime = time;
   }
@@ -290,6 +293,12 @@ function fieldsAt(bytes: Buffer, at: number): Fields {
     durationMs: Math.round(bytes.readFloatLE(at + DURATION) * 1000) / 1000,
     requestId,
   };
+}
+
+/** A status's place in the class counts: 0 for 2xx … 3 for 5xx (undefined for any other). */
+function classSlot(status: number): 0 | 1 | 2 | 3 | undefined {
+  const slot = statusClassOf(status) - 2;
+  return slot === 0 || slot === 1 || slot === 2 || slot === 3 ? slot : undefined;
 }
 
 /** The string, cut to `max` UTF-16 units with an ellipsis when longer. */

@@ -80,6 +80,11 @@ export interface RequestLogStore {
   ): Promise<number>;
 }
 
+/** The start of the hour (UTC) a time falls in, both in ms since the epoch: the usage counts' bucket. */
+export function hourOf(time: number): number {
+  return time - (time % HOUR_MS);
+}
+
 /** The class of a status (2 … 5). */
 export function statusClassOf(status: number): number {
   return Math.floor(status / 100);

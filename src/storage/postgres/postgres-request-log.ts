@@ -5,7 +5,7 @@ import {
   type RequestLogPage,
   type RequestLogQuery,
   type RequestLogStore,
-  HOUR_MS,
+  hourOf,
   usageOf,
   type StoredRequest,
   type UsageCount,
@@ -34,6 +34,13 @@ const ADD_USAGE =
 const USAGE =
   'SELECT hour - hour % $1 AS start, sum(count_2xx), sum(count_3xx), sum(count_4xx), sum(count_5xx) ' +
   'FROM request_usage WHERE tenant_id = $2 AND client_id = $3 AND hour >= $4 GROUP BY start ORDER BY start';
+
+/** Rows turned into one array per column: the parameters of an `unnest` insert. */
+function columnsOf(rows: readonly unknown[][], width: number): unknown[][] {
+  const columns = Array.from({ length: width }, () => new Array<unknown>(rows.length));
+  rows.forEach((row, index) => row.forEach((value, column) => (columns[column]![index] = value)));
+  return columns;
+}
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -75,33 +82,33 @@ export class PostgresRequestLog implements RequestLogStore {
   constructor(private readonly db: Connection) {}
 
   async insertBatch(batch: RequestLogBatch): Promise<void> {
-    const entries = batch.entries();
-    const columns: unknown[][] = Array.from({ length: 12 }, () => new Array<unknown>(entries.length));
-    entries.forEach((entry, index) => {
-      const values = [
-        entry.tenantId,
-        entry.clientId,
-        entry.time,
-        entry.method,
-        entry.path,
-        entry.version,
-        entry.status,
-        statusClassOf(entry.status),
-        entry.code,
-        entry.message,
-        entry.durationMs,
-        entry.requestId,
-      ];
-      values.forEach((value, column) => (columns[column]![index] = value));
-    });
+    const columns = columnsOf(
+      batch
+        .entries()
+        .map((entry) => [
+          entry.tenantId,
+          entry.clientId,
+          entry.time,
+          entry.method,
+          entry.path,
+          entry.version,
+          entry.status,
+          statusClassOf(entry.status),
+          entry.code,
+          entry.message,
+          entry.durationMs,
+          entry.requestId,
+        ]),
+      12,
+    );
     // Sorted, so that two nodes adding to the same hours take their row locks in the same order.
     const hours = batch
       .hours()
       .sort((a, b) => compare(a.tenantId, b.tenantId) || compare(a.clientId, b.clientId) || a.hour - b.hour);
-    const usage = Array.from({ length: 7 }, (): unknown[] => []);
-    for (const { tenantId, clientId, hour, classes } of hours) {
-      [tenantId, clientId, hour, ...classes].forEach((value, column) => usage[column]!.push(value));
-    }
+    const usage = columnsOf(
+      hours.map(({ tenantId, clientId, hour, classes }) => [tenantId, clientId, hour, ...classes]),
+      7,
+    );
     await this.db.transaction(async (tx) => {
       await tx.run(INSERT, columns);
       await tx.run(ADD_USAGE, usage);
@@ -130,7 +137,7 @@ export class PostgresRequestLog implements RequestLogStore {
   }
 
   async usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]> {
-    const rows = await this.db.rows(USAGE, [bucketMs, scope.tenantId, clientId, since - (since % HOUR_MS)]);
+    const rows = await this.db.rows(USAGE, [bucketMs, scope.tenantId, clientId, hourOf(since)]);
     return usageOf(rows);
   }
 

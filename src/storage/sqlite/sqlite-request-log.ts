@@ -7,7 +7,7 @@ import {
   type RequestLogPage,
   type RequestLogQuery,
   type RequestLogStore,
-  HOUR_MS,
+  hourOf,
   usageOf,
   type StoredRequest,
   type UsageCount,
@@ -106,10 +106,7 @@ export class SqliteRequestLog implements RequestLogStore {
   }
 
   async usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]> {
-    const rows = this.statements
-      .get(USAGE)
-      .raw()
-      .all(bucketMs, scope.tenantId, clientId, since - (since % HOUR_MS));
+    const rows = this.statements.raw(USAGE).all(bucketMs, scope.tenantId, clientId, hourOf(since));
     return usageOf(rows as unknown[][]);
   }
 
