@@ -5,8 +5,11 @@ import type { TestApp } from '../helper.js';
 
 export const PASSWORD = 'a long passphrase';
 
-/** Signs up `email` (JSON, as a script would) and returns the account id and its first client id. */
-export async function signUp(api: TestApp, email: string): Promise<{ accountId: string; clientId: string }> {
+/** Signs up `email` (JSON, as a script would) and returns the account id, its first client id and that secret. */
+export async function signUp(
+  api: TestApp,
+  email: string,
+): Promise<{ accountId: string; clientId: string; clientSecret: string }> {
   const response = await api.request({
     method: 'POST',
     url: '/portal/signup',
@@ -16,7 +19,7 @@ export async function signUp(api: TestApp, email: string): Promise<{ accountId: 
   });
   assert.equal(response.statusCode, 200, response.body);
   const body = response.json();
-  return { accountId: body.account.id, clientId: body.client.clientId };
+  return { accountId: body.account.id, clientId: body.client.clientId, clientSecret: body.client.clientSecret };
 }
 
 /** Posts the login form; `cookie` is a session cookie the browser already has. */

@@ -6,7 +6,7 @@ import type { TestApp } from '../helper.js';
 import { batchOf } from '../../src/storage/request-log-records.js';
 import type { RequestLogEntry } from '../../src/storage/request-log-store.js';
 import { tokenRequest } from './apps-helper.js';
-import { logIn, PASSWORD } from './portal-helper.js';
+import { logIn, signUp } from './portal-helper.js';
 
 export interface Developer {
   readonly accountId: string;
@@ -19,19 +19,11 @@ export interface Developer {
 
 /** Signs `email` up (JSON), gets a token of its first app and logs in on the portal. */
 export async function developer(api: TestApp, email: string): Promise<Developer> {
-  const signed = await api.request({
-    method: 'POST',
-    url: '/portal/signup',
-    json: { email, password: PASSWORD, appName: 'Shelter app' },
-    headers: { accept: 'application/json' },
-    token: null,
-  });
-  assert.equal(signed.statusCode, 200, signed.body);
-  const { account, client } = signed.json() as { account: { id: string }; client: Record<string, string> };
-  const issued = await tokenRequest(api, client.clientId!, client.clientSecret!);
+  const { accountId, clientId, clientSecret } = await signUp(api, email);
+  const issued = await tokenRequest(api, clientId, clientSecret);
   assert.equal(issued.statusCode, 200, issued.body);
   const cookie = await logIn(api, email);
-  return { accountId: account.id, clientId: client.clientId!, token: issued.json().access_token, cookie };
+  return { accountId, clientId, token: issued.json().access_token, cookie };
 }
 
 /** An API call with the given X-Request-Id, the developer's token in the header unless the URL has it already. */
