@@ -94,10 +94,11 @@ function resourceTables(def: ResourceDef, backend: Backend): ExpectedTable[] {
     const column = def.fields[name]?.values ? columnOf(name) : folded(columnOf(name), backend);
     indexes.push({ columns: ['tenant_id', column, 'seq'], why: `the filter ${def.name}?${param}` });
   }
+  const keys = searchKeysTable(def);
   if (backend === 'postgres') {
     columns.push({ name: 'search_words', notNull: true }, { name: 'search_vector', notNull: true });
     indexes.push({ columns: ['search_vector'], method: 'gin', why: `the search (q) of ${def.name}` });
-    return [{ name: def.name, columns, indexes }];
+    return [{ name: def.name, columns, indexes }, keys];
   }
   const search: ExpectedTable = {
     name: `${def.name}_fts`,
@@ -105,7 +106,16 @@ function resourceTables(def: ResourceDef, backend: Backend): ExpectedTable[] {
     columns: [{ name: 'words', notNull: false }],
     indexes: [],
   };
-  return [{ name: def.name, columns, indexes }, search];
+  return [{ name: def.name, columns, indexes }, search, keys];
+}
+
+/** The search index of ranked search (SPEC §5): each tier is a range of (tenant, key) in creation order. */
+function searchKeysTable(def: ResourceDef): ExpectedTable {
+  return {
+    name: `${def.name}_search_keys`,
+    columns: ['tenant_id', 'key', 'seq'].map((name) => ({ name, notNull: true })),
+    indexes: [{ columns: ['tenant_id', 'key', 'seq'], unique: true, why: `the search tiers of ${def.name}` }],
+  };
 }
 
 function linkTable(table: string, first: string, second: string): ExpectedTable {

@@ -16,11 +16,11 @@ test(
     const actual = await migratedPostgresSchema(t);
     const expected = expectedSchema(resources, 'postgres');
     assert.deepEqual(compareSchema(expected, actual), []);
-    // Every resource of the registry and every link table (the search index is part of a resource's table here).
+    // Every resource of the registry, its search keys and every link table (the full-text columns are in its table).
     assert.deepEqual(
       expected.map((table) => table.name).sort(),
       resources
-        .map((def) => def.name)
+        .flatMap((def) => [def.name, `${def.name}_search_keys`])
         .concat(linkTables.map((link) => link.table))
         .sort(),
     );

@@ -1,7 +1,17 @@
 // Applies the PostgreSQL migrations on start: in one transaction, under an advisory lock, recorded in
 // schema_migrations.
 import type pg from 'pg';
-import { migrations } from './postgres-migrations.js';
+import { representedFields, type FieldValue } from '../../resources/definition.js';
+import { resourceByName } from '../../resources/index.js';
+import { toItem } from '../items.js';
+import { itemKeys } from '../search-keys.js';
+import { migrations, SEARCH_INDEXED } from './postgres-migrations.js';
+import { selectList } from './postgres-sql.js';
+
+/** The migration that creates the search index (postgres-migrations.ts). */
+const SEARCH_KEYS_VERSION = 7;
+/** Keys written per statement when the stored items are indexed. */
+const KEYS_PER_INSERT = 5000;
 
 /**
  * The key of the advisory lock the nodes take to migrate ("dogreg" in ASCII): when several
@@ -26,6 +36,7 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
       await client.query(migration.sql);
+      if (migration.version === SEARCH_KEYS_VERSION) await indexStoredItems(client);
       await client.query('INSERT INTO schema_migrations (version, description) VALUES ($1, $2)', [
         migration.version,
         migration.description,
@@ -39,5 +50,37 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
     throw error;
   } finally {
     client.release(!healthy);
+  }
+}
+
+/** The items stored before the search index existed get their keys, in the transaction that creates it. */
+async function indexStoredItems(client: pg.PoolClient): Promise<void> {
+  for (const def of SEARCH_INDEXED.map((name) => resourceByName(name)!)) {
+    const names = representedFields(def);
+    const { rows } = await client.query<FieldValue[]>({
+      text: `SELECT ${selectList(def)}, t.seq, t.tenant_id FROM ${def.name} t`,
+      rowMode: 'array',
+    });
+    let tenants: unknown[] = [];
+    let keys: string[] = [];
+    let seqs: unknown[] = [];
+    const flush = async (): Promise<void> => {
+      await client.query(
+        `INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`,
+        [tenants, keys, seqs],
+      );
+      tenants = [];
+      keys = [];
+      seqs = [];
+    };
+    for (const row of rows) {
+      for (const key of itemKeys(def, toItem(names, row))) {
+        tenants.push(row[names.length + 1]);
+        keys.push(key);
+        seqs.push(row[names.length]);
+      }
+      if (keys.length >= KEYS_PER_INSERT) await flush();
+    }
+    if (keys.length > 0) await flush();
   }
 }

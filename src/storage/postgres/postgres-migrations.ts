@@ -43,6 +43,23 @@ function filterIndex(table: string, column: string): string {
   return `CREATE INDEX ${table}_${column} ON ${table} (tenant_id, lower(${column}), seq);`;
 }
 
+/**
+ * The search index of a resource (SPEC §5): one row per key an item is found by (src/storage/search-keys.ts), keyed
+ * (tenant, key, seq), so that a tier is one range of it in creation order with the tenant inside.
+ */
+function searchKeysTable(table: string): string {
+  return `
+    CREATE TABLE ${table}_search_keys (
+      tenant_id text NOT NULL,
+      key text COLLATE "C" NOT NULL,
+      seq bigint NOT NULL,
+      PRIMARY KEY (tenant_id, key, seq)
+    );`;
+}
+
+/** The resources migration 7 gives a search index; their stored items get their keys when it runs. */
+export const SEARCH_INDEXED: readonly string[] = ['dogs', 'owners', 'veterinarians', 'foods'];
+
 export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
   {
     version: 1,
@@ -219,5 +236,13 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       CREATE INDEX request_log_app ON request_log (tenant_id, client_id, seq);
       CREATE INDEX request_log_request ON request_log (tenant_id, request_id);
       CREATE INDEX request_log_age ON request_log (time);`,
+  },
+  {
+    version: 7,
+    description: 'the search index: edge-prefix keys of each item, read by tier in creation order (SPEC §5)',
+    // One row per key an item is found by (src/storage/search-keys.ts); the primary key (tenant, key, seq) makes a
+    // tier one index range in creation order, with the tenant inside it. COLLATE "C": keys compare as bytes, the
+    // same as on SQLite. Items stored before this migration get their keys on start (PostgresStorage.migrate).
+    sql: SEARCH_INDEXED.map(searchKeysTable).join(''),
   },
 ];

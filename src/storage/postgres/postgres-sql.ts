@@ -88,6 +88,34 @@ export function whereClause(scope: Scope, criteria: Criteria, params: Params): W
   return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true', rank };
 }
 
+/**
+ * The streams of search tiers in one statement (search-tiers.ts): for each tier, its key's first `limit` rows in
+ * creation order (after `afterSeq` when given), joined to their items and the criteria's filters and relation; rows
+ * are the item's columns, its seq, the tier.
+ */
+export function streamsQuery(
+  def: ResourceDef,
+  scope: Scope,
+  criteria: Criteria,
+  streams: ReadonlyArray<{ readonly tier: number; readonly key: string }>,
+  limit: number,
+  afterSeq: number | undefined,
+): { sql: string; params: unknown[] } {
+  const params = new Params();
+  const where = whereClause(scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
+  let keys = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
+  if (afterSeq !== undefined) keys += `k.seq > ${params.add(afterSeq)} AND `;
+  const most = params.add(limit);
+  const sql = streams
+    .map(
+      ({ tier, key }) =>
+        `(SELECT ${selectList(def)}, k.seq, ${Math.trunc(tier)} FROM ${def.name}_search_keys k JOIN ${def.name} t ON t.tenant_id = k.tenant_id AND t.seq = k.seq
+        WHERE ${keys}k.key = ${params.add(key)} AND ${where} ORDER BY k.seq LIMIT ${most})`,
+    )
+    .join(' UNION ALL ');
+  return { sql, params: params.values };
+}
+
 /** The INSERT of one item: tenant, the represented fields, then the search columns. */
 export function insertStatement(def: ResourceDef): string {
   const columns = representedFields(def).map(columnOf);

@@ -19,6 +19,23 @@ function resourceTable(table: string, columns: string): string {
     CREATE VIRTUAL TABLE ${table}_fts USING fts5 (words, tokenize = 'unicode61 remove_diacritics 0');`;
 }
 
+/**
+ * The search index of a resource (SPEC §5): one row per key an item is found by (src/storage/search-keys.ts), keyed
+ * (tenant, key, seq), so that a tier is one range of it in creation order with the tenant inside.
+ */
+function searchKeysTable(table: string): string {
+  return `
+    CREATE TABLE ${table}_search_keys (
+      tenant_id TEXT NOT NULL,
+      key TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      PRIMARY KEY (tenant_id, key, seq)
+    ) WITHOUT ROWID;`;
+}
+
+/** The resources migration 7 gives a search index; their stored items get their keys when it runs. */
+export const SEARCH_INDEXED: readonly string[] = ['dogs', 'owners', 'veterinarians', 'foods'];
+
 export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
   {
     version: 1,
@@ -205,5 +222,13 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
         entries BLOB NOT NULL,
         PRIMARY KEY (tenant_id, client_id, first_seq)
       ) WITHOUT ROWID;`,
+  },
+  {
+    version: 7,
+    description: 'the search index: edge-prefix keys of each item, read by tier in creation order (SPEC §5)',
+    // One row per key an item is found by (src/storage/search-keys.ts), clustered by (tenant, key, seq): a tier is
+    // one range of it, in creation order, and the tenant is in the key, so no row is joined to learn its tenant.
+    // Items stored before this migration get their keys when the storage starts (SqliteStorage.migrate).
+    sql: SEARCH_INDEXED.map(searchKeysTable).join(''),
   },
 ];

@@ -67,6 +67,39 @@ export const searchIndexInsert = perDefinition(
   (def: ResourceDef): string => `INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`,
 );
 
+/** An item's keys in the search index (parameters: tenant, seq, the keys as a JSON array). */
+export const searchKeysInsert = perDefinition(
+  (def: ResourceDef): string =>
+    `INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT ?, value, ? FROM json_each(?)`,
+);
+
+/** Removes an item's keys, found through the primary key (parameters: tenant, seq, the keys as a JSON array). */
+export const searchKeysDelete = perDefinition(
+  (def: ResourceDef): string =>
+    `DELETE FROM ${def.name}_search_keys WHERE tenant_id = ? AND seq = ? AND key IN (SELECT value FROM json_each(?))`,
+);
+
+/**
+ * The streams of search tiers in one statement (search-tiers.ts): for each tier, its key's first rows in creation
+ * order, joined to their items and the query's `where`; rows are the item's columns, its seq, the tier. Parameters,
+ * per tier: the tenant (with `tenant`), the key, the last seq read (with `after`), the params of `where`, the limit.
+ */
+export function streamsQuery(
+  def: ResourceDef,
+  where: string,
+  tiers: readonly number[],
+  after: boolean,
+  tenant: boolean,
+): string {
+  const keys = `${tenant ? 'k.tenant_id = ? AND ' : ''}k.key = ?${after ? ' AND k.seq > ?' : ''}`;
+  return tiers
+    .map(
+      (tier) =>
+        `SELECT * FROM (SELECT ${selectList(def)}, k.seq, ${Math.trunc(tier)} FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq WHERE ${keys} AND ${where} ORDER BY k.seq LIMIT ${BOUND_INTEGER})`,
+    )
+    .join(' UNION ALL ');
+}
+
 /** With search text, the full-text index leads (CROSS JOIN fixes the order): it narrows far better than the tenant. */
 export function fromClause(def: ResourceDef, q: string | undefined): string {
   return q === undefined ? `${def.name} t` : `${def.name}_fts f CROSS JOIN ${def.name} t ON t.seq = f.rowid`;

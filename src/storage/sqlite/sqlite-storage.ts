@@ -14,22 +14,24 @@ import { resourceByName } from '../../resources/index.js';
 import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { now } from '../ids.js';
 import { IdempotencyPolicy } from '../idempotency-keys.js';
-import { toItem } from '../items.js';
-import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.js';
-import type {
-  Criteria,
-  IdempotencyClaim,
-  IdempotencyKey,
-  IdempotentWrite,
-  JsonPage,
-  ListQuery,
-  Page,
-  Precondition,
-  Scope,
-  TenantScope,
-  SearchHit,
-  SearchQuery,
-  Storage,
+import { jsonPage, toItem } from '../items.js';
+import { searchText } from '../search-keys.js';
+import { mergeTiered, tieredMatches, type ReadStreams, type TieredItem } from '../search-tiers.js';
+import {
+  tenantScope,
+  type Criteria,
+  type IdempotencyClaim,
+  type IdempotencyKey,
+  type IdempotentWrite,
+  type JsonPage,
+  type ListQuery,
+  type Page,
+  type Precondition,
+  type Scope,
+  type TenantScope,
+  type SearchHit,
+  type SearchQuery,
+  type Storage,
 } from '../storage.js';
 import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
@@ -37,7 +39,7 @@ import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { SqliteRequestLog } from './sqlite-request-log.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { SqliteGrantStore } from './sqlite-grant-store.js';
-import { migrations } from './sqlite-migrations.js';
+import { migrations, SEARCH_INDEXED } from './sqlite-migrations.js';
 import {
   BOUND_INTEGER,
   byIdQuery,
@@ -46,9 +48,13 @@ import {
   relatedQuery,
   selectList,
   sortKey,
+  streamsQuery,
   whereClause,
 } from './sqlite-sql.js';
 import { SqliteWrites } from './sqlite-writes.js';
+
+/** The migration that creates the search index (sqlite-migrations.ts). */
+const SEARCH_KEYS_VERSION = 7;
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
@@ -106,10 +112,34 @@ export class SqliteStorage implements Storage {
       if (applied.has(migration.version)) continue;
       this.db.transaction(() => {
         this.db.exec(migration.sql);
+        if (migration.version === SEARCH_KEYS_VERSION) this.indexStoredItems();
         this.db
           .prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)')
           .run(migration.version, now());
       })();
+    }
+  }
+
+  /** The items stored before the search index existed get their keys, in the transaction that creates it. */
+  private indexStoredItems(): void {
+    for (const def of SEARCH_INDEXED.map((name) => resourceByName(name)!)) {
+      const names = representedFields(def);
+      const read = this.db
+        .prepare(
+          `SELECT ${selectList(def)}, t.seq, t.tenant_id FROM ${def.name} t WHERE t.seq > ? ORDER BY t.seq LIMIT 1000`,
+        )
+        .raw();
+      // In batches: the connection cannot write while a statement still reads.
+      for (
+        let after = 0, rows = read.all(after) as FieldValue[][];
+        rows.length > 0;
+        rows = read.all(after) as FieldValue[][]
+      ) {
+        for (const row of rows) {
+          after = Number(row[names.length]);
+          this.plans.indexKeys(tenantScope(row[names.length + 1] as string), def, after, toItem(names, row));
+        }
+      }
     }
   }
 
@@ -133,6 +163,7 @@ export class SqliteStorage implements Storage {
   }
 
   async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
+    if (query.q !== undefined && !query.sort) return this.rankedPage(def, scope, query);
     const { rows, hasMore } = this.page(def, scope, query, selectList(def), (sql, params) =>
       this.readItems(def, sql, params),
     );
@@ -140,6 +171,7 @@ export class SqliteStorage implements Storage {
   }
 
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
+    if (query.q !== undefined && !query.sort) return jsonPage(await this.rankedPage(def, scope, query), fields);
     const { rows, hasMore } = this.page(
       def,
       scope,
@@ -150,7 +182,49 @@ export class SqliteStorage implements Storage {
     return { items: rows, hasMore };
   }
 
-  /** One page of `columns` in the order of the query (sort, else rank with q, then creation), read by `read`. */
+  /** A page of search results in SPEC §5's tiers, read through the search index until the page is full. */
+  private async rankedPage(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
+    const text = searchText(query.q!);
+    if (text === undefined) return { items: [], hasMore: false };
+    const end = query.offset + query.limit;
+    const matches = await tieredMatches(def, text, end + 1, this.streams(def, scope, query));
+    return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
+  }
+
+  /** Reads tier streams of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts). */
+  private streams(def: ResourceDef, scope: Scope, criteria: Criteria): ReadStreams {
+    const { where, params } = whereClause(def, scope, { filters: criteria.filters, related: criteria.related });
+    const names = representedFields(def);
+    return async (streams, limit, afterSeq) => {
+      const sql = streamsQuery(
+        def,
+        where!,
+        streams.map((stream) => stream.tier),
+        afterSeq !== undefined,
+        scope.kind === 'tenant',
+      );
+      const args: unknown[] = [];
+      for (const { key } of streams) {
+        if (scope.kind === 'tenant') args.push(scope.tenantId);
+        args.push(key);
+        if (afterSeq !== undefined) args.push(afterSeq);
+        args.push(...params, limit);
+      }
+      let rows: FieldValue[][];
+      try {
+        rows = this.statements.raw(sql).all(...args) as FieldValue[][];
+      } catch (error) {
+        throw this.statements.failure(error);
+      }
+      return rows.map((row) => ({
+        item: toItem(names, row),
+        seq: Number(row[names.length]),
+        tier: Number(row[names.length + 1]),
+      }));
+    };
+  }
+
+  /** One page of `columns` in the order of the query (sort, else creation order), read by `read`. */
   private page<Row>(
     def: ResourceDef,
     scope: Scope,
@@ -162,7 +236,6 @@ export class SqliteStorage implements Storage {
     if (where === undefined) return { rows: [], hasMore: false };
     const order: string[] = [];
     if (query.sort) order.push(`${sortKey(query.sort.field)} ${query.sort.descending ? 'DESC' : 'ASC'}`);
-    else if (query.q !== undefined) order.push('f.rank');
     order.push('t.seq');
     const sql = `SELECT ${columns} FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${BOUND_INTEGER} OFFSET ${BOUND_INTEGER}`;
     let rows: Row[];
@@ -227,7 +300,7 @@ export class SqliteStorage implements Storage {
       const row = this.plans.current(def, scope, id);
       if (!row) return false;
       expect?.(row.item);
-      this.plans.remove(scope, id, plan, row.seq);
+      this.plans.remove(scope, id, plan, row);
       return true;
     });
   }
@@ -262,23 +335,14 @@ export class SqliteStorage implements Storage {
   }
 
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
-    const window = searchWindow(query);
-    const ranked: RankedHit[] = [];
-    try {
-      query.types.forEach((def, order) => {
-        const { where, params } = whereClause(def, scope, { filters: [], q: query.q });
-        if (where === undefined) return;
-        const names = representedFields(def);
-        const sql = `SELECT ${selectList(def)}, f.rank FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY f.rank, t.seq LIMIT ${BOUND_INTEGER}`;
-        for (const row of this.statements.raw(sql).all(...params, window) as FieldValue[][]) {
-          ranked.push({ def, item: toItem(names, row), rank: Number(row[names.length]), order });
-        }
-      });
-    } catch (error) {
-      throw this.statements.failure(error);
+    const text = searchText(query.q);
+    if (text === undefined) return { hits: [], hasMore: false };
+    const need = query.offset + query.limit + 1;
+    const perType: Array<{ def: ResourceDef; matches: TieredItem[] }> = [];
+    for (const def of query.types) {
+      perType.push({ def, matches: await tieredMatches(def, text, need, this.streams(def, scope, { filters: [] })) });
     }
-    // FTS5's rank is bm25 negated: lower is better, as the merge expects.
-    return mergeSearchHits(ranked, query);
+    return mergeTiered(perType, query);
   }
 
   async claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {

@@ -1,0 +1,81 @@
+// Pages of search results in SPEC §5's tiers, read through the search index's streams until the page is full.
+import type { Item, ResourceDef } from '../resources/definition.js';
+import { resources } from '../resources/index.js';
+import { tierOf, tierStreams, type SearchText, type TierStream } from './search-keys.js';
+import type { SearchHit } from './storage.js';
+
+/** A row of a stream: the tier of the stream it came from, the item's seq and the item. */
+interface StreamRow {
+  readonly tier: number;
+  readonly seq: number;
+  readonly item: Item;
+}
+
+/**
+ * A backend's read of streams: for each one, its first `limit` rows in creation order (after
+ * `afterSeq` when given), joined to the items the query's tenant, filters and relation allow.
+ */
+export type ReadStreams = (streams: readonly TierStream[], limit: number, afterSeq?: number) => Promise<StreamRow[]>;
+
+/** A ranked hit: its tier and seq. */
+export interface TieredItem {
+  readonly tier: number;
+  readonly seq: number;
+  readonly item: Item;
+}
+
+/**
+ * The first `need` matches in tier order, then creation order. One read gives each tier its
+ * first `need` rows; a row whose item sits in an earlier tier is skipped, and only a tier whose
+ * rows ran out that way is read on (after its last seq) before the next tier.
+ */
+export async function tieredMatches(
+  def: ResourceDef,
+  text: SearchText,
+  need: number,
+  read: ReadStreams,
+): Promise<TieredItem[]> {
+  const streams = tierStreams(def, text);
+  const byTier = new Map<number, StreamRow[]>();
+  for (const row of await read(streams, need)) {
+    const rows = byTier.get(row.tier);
+    if (rows) rows.push(row);
+    else byTier.set(row.tier, [row]);
+  }
+  const found: TieredItem[] = [];
+  for (const stream of streams) {
+    let rows = byTier.get(stream.tier) ?? [];
+    for (;;) {
+      rows.sort((a, b) => a.seq - b.seq);
+      for (const row of rows) {
+        if (tierOf(def, row.item, text) !== stream.tier) continue;
+        found.push(row);
+        if (found.length === need) return found;
+      }
+      if (rows.length < need) break;
+      rows = await read([stream], need, rows[rows.length - 1]!.seq);
+    }
+  }
+  return found;
+}
+
+/** A resource's place in a tier of /search: dogs, owners, veterinarians, foods (SPEC §5). */
+const resourceOrder = new Map(resources.map((def, index) => [def, index]));
+
+/**
+ * Merges each resource's first `offset + limit + 1` matches into one page: by tier, then
+ * resource, then creation order. Matches beyond the page mean a next page exists.
+ */
+export function mergeTiered(
+  perType: ReadonlyArray<{ def: ResourceDef; matches: readonly TieredItem[] }>,
+  query: { readonly limit: number; readonly offset: number },
+): { hits: SearchHit[]; hasMore: boolean } {
+  const all: Array<TieredItem & { def: ResourceDef; order: number }> = [];
+  for (const { def, matches } of perType) {
+    const order = resourceOrder.get(def) ?? 0;
+    for (const match of matches) all.push({ ...match, def, order });
+  }
+  all.sort((a, b) => a.tier - b.tier || a.order - b.order || a.seq - b.seq);
+  const page = all.slice(query.offset, query.offset + query.limit);
+  return { hits: page.map(({ def, item }) => ({ def, item })), hasMore: all.length > query.offset + query.limit };
+}
