@@ -41,12 +41,28 @@ const POSTGRES_SEARCH: Record<string, string> = Object.fromEntries(
   RESOURCES.map((table) => [`${table} without search words`, `SELECT count(*) FROM ${table} WHERE search_words = ''`]),
 );
 
+/** The search index of ranked search (both backends): no key without its item, no item without its name's key. */
+const SEARCH_KEYS: Record<string, string> = Object.fromEntries(
+  RESOURCES.flatMap((table) => [
+    [
+      `${table}_search_keys rows without their item`,
+      `SELECT count(*) FROM ${table}_search_keys k WHERE NOT EXISTS
+        (SELECT 1 FROM ${table} t WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq)`,
+    ],
+    [
+      `${table} without search keys`,
+      `SELECT count(*) FROM ${table} t WHERE NOT EXISTS
+        (SELECT 1 FROM ${table}_search_keys k WHERE k.tenant_id = t.tenant_id AND k.seq = t.seq)`,
+    ],
+  ]),
+);
+
 /** The count of every kind of orphan, by name, on the SQLite database of `dataDir`. */
 export function sqliteOrphans(dataDir: string): Record<string, number> {
   const db = new Database(path.join(dataDir, 'registry.sqlite'), { readonly: true });
   try {
     const counts: Record<string, number> = {};
-    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SQLITE_SEARCH }))
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SQLITE_SEARCH, ...SEARCH_KEYS }))
       counts[name] = Number(db.prepare(sql).pluck().get());
     return counts;
   } finally {
@@ -60,7 +76,7 @@ export async function postgresOrphans(url: string): Promise<Record<string, numbe
   await client.connect();
   try {
     const counts: Record<string, number> = {};
-    for (const [name, sql] of Object.entries({ ...ORPHANS, ...POSTGRES_SEARCH }))
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...POSTGRES_SEARCH, ...SEARCH_KEYS }))
       counts[name] = Number((await client.query<{ count: string }>(sql)).rows[0]?.count);
     return counts;
   } finally {

@@ -36,14 +36,12 @@ export const selectList = perDefinition((def: ResourceDef): string =>
  * The ORDER BY of a sort. Text compares case-insensitively and by code point (COLLATE "C"), and
  * null sorts first, as in SQLite, so that both backends give the same order; ties in creation order.
  */
-export function orderBy(sort: Sort | undefined, rank: string | undefined): string {
+export function orderBy(sort: Sort | undefined): string {
   const keys: string[] = [];
   if (sort) {
     const column = `t.${columnOf(sort.field)}`;
     const key = TIMESTAMPS.has(sort.field) ? column : `lower(${column}) COLLATE "C"`;
     keys.push(sort.descending ? `${key} DESC NULLS LAST` : `${key} ASC NULLS FIRST`);
-  } else if (rank !== undefined) {
-    keys.push(`${rank} DESC`);
   }
   keys.push('t.seq');
   return keys.join(', ');
@@ -51,8 +49,6 @@ export function orderBy(sort: Sort | undefined, rank: string | undefined): strin
 
 export interface Where {
   readonly where: string;
-  /** With search text: the relevance of a row (higher is better), for ORDER BY. */
-  readonly rank?: string;
 }
 
 /** The WHERE clause of tenant, filters, relation and search; undefined when nothing can match. */
@@ -76,16 +72,13 @@ export function whereClause(scope: Scope, criteria: Criteria, params: Params): W
       );
     }
   }
-  let rank: string | undefined;
   if (criteria.q !== undefined) {
+    // The match set (count, and q with sort); ranked pages read the tiers instead (streamsQuery).
     const query = searchQuery(criteria.q);
     if (query === undefined) return undefined;
-    const tsquery = `${params.add(query)}::tsquery`;
-    clauses.push(`t.search_vector @@ ${tsquery}`);
-    // Normalization 1 divides by 1 + log(number of words): a short item that matches ranks higher.
-    rank = `ts_rank(t.search_vector, ${tsquery}, 1)`;
+    clauses.push(`t.search_vector @@ ${params.add(query)}::tsquery`);
   }
-  return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true', rank };
+  return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true' };
 }
 
 /**

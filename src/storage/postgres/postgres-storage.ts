@@ -85,7 +85,7 @@ export class PostgresStorage implements Storage {
     const clause = whereClause(scope, query, params);
     if (clause === undefined) return { items: [], hasMore: false };
     const sql = `SELECT ${selectList(def)} FROM ${def.name} t WHERE ${clause.where}
-      ORDER BY ${orderBy(query.sort, clause.rank)} LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
+      ORDER BY ${orderBy(query.sort)} LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
     const items = await this.readItems(this.db, def, sql, params.values);
     const hasMore = items.length > query.limit;
     if (hasMore) items.pop();
