@@ -20,11 +20,18 @@ export interface SearchText {
   readonly lead: string;
 }
 
-/** One tier's stream: the key whose postings hold every item of the tier (and maybe items of earlier tiers). */
+/**
+ * One tier's stream: the key whose postings hold every item of the tier (and maybe items of earlier tiers), and the
+ * keys an item must also have (the other words of several), looked up in the index for each posting.
+ */
 export interface TierStream {
   readonly tier: number;
   readonly key: string;
+  readonly also: readonly string[];
 }
+
+/** How many postings each key has, up to a bound: the rarest word of several drives its tiers. */
+export type Postings = ReadonlyMap<string, number>;
 
 /** The folded form of `q`; undefined when it has no word, so that nothing matches. */
 export function searchText(q: string): SearchText | undefined {
@@ -73,21 +80,62 @@ export function itemKeys(def: ResourceDef, values: Readonly<Record<string, Field
   return [...keys];
 }
 
+/** The word keys of tiers 3 and 4 of field `index` and of tier 13 (index undefined), for one word. */
+function wordKey(kind: 'w' | 'x' | 'a', index: number, word: string): string {
+  return kind === 'w' ? `${index}w${word}` : kind === 'x' ? `${index}x${capped(word)}` : `ax${capped(word)}`;
+}
+
+/** The keys whose postings `tierStreams` compares for several words (none for one word). */
+export function wordKeys(def: ResourceDef, text: SearchText): string[] {
+  if (text.words.length < 2) return [];
+  const keys = new Set<string>();
+  const count = searchableFields(def).length;
+  for (const word of text.words) {
+    for (let index = 0; index < count; index += 1) keys.add(wordKey('w', index, word)).add(wordKey('x', index, word));
+    keys.add(wordKey('a', 0, word));
+  }
+  return [...keys];
+}
+
+/**
+ * The stream of a words tier: driven by the word with the fewest postings (else the longest word), the other words
+ * looked up.
+ */
+function wordStream(
+  tier: number,
+  kind: 'w' | 'x' | 'a',
+  index: number,
+  text: SearchText,
+  postings?: Postings,
+): TierStream {
+  const words = [...new Set(text.words)];
+  let lead = text.lead;
+  if (postings) {
+    const rarity = (word: string): number => postings.get(wordKey(kind, index, word)) ?? 0;
+    for (const word of words) if (rarity(word) < rarity(lead)) lead = word;
+  }
+  return {
+    tier,
+    key: wordKey(kind, index, lead),
+    also: words.filter((word) => word !== lead).map((word) => wordKey(kind, index, word)),
+  };
+}
+
 /** The streams of a resource's tiers, in tier order: four per searched field, then tier 13 for several words. */
-export function tierStreams(def: ResourceDef, text: SearchText): TierStream[] {
+export function tierStreams(def: ResourceDef, text: SearchText, postings?: Postings): TierStream[] {
   const streams: TierStream[] = [];
   const count = searchableFields(def).length;
   for (let index = 0; index < count; index += 1) {
     const base = 4 * index;
     streams.push(
-      { tier: base + 1, key: `${index}e${text.whole}` },
-      { tier: base + 2, key: `${index}p${capped(text.whole)}` },
-      { tier: base + 3, key: `${index}w${text.lead}` },
-      { tier: base + 4, key: `${index}x${capped(text.lead)}` },
+      { tier: base + 1, key: `${index}e${text.whole}`, also: [] },
+      { tier: base + 2, key: `${index}p${capped(text.whole)}`, also: [] },
+      wordStream(base + 3, 'w', index, text, postings),
+      wordStream(base + 4, 'x', index, text, postings),
     );
   }
   // One word that matches a field sits in that field's tiers: only several words can match across fields.
-  if (text.words.length > 1) streams.push({ tier: ACROSS_TIER, key: `ax${capped(text.lead)}` });
+  if (text.words.length > 1) streams.push(wordStream(ACROSS_TIER, 'a', 0, text, postings));
   return streams;
 }
 

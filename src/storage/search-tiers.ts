@@ -1,7 +1,7 @@
 // Pages of search results in SPEC §5's tiers, read through the search index's streams until the page is full.
 import type { Item, ResourceDef } from '../resources/definition.js';
 import { resources } from '../resources/index.js';
-import { tierOf, tierStreams, type SearchText, type TierStream } from './search-keys.js';
+import { tierOf, tierStreams, wordKeys, type Postings, type SearchText, type TierStream } from './search-keys.js';
 import type { SearchHit } from './storage.js';
 
 /** A row of a stream: the tier of the stream it came from, the item's seq and the item. */
@@ -11,11 +11,19 @@ interface StreamRow {
   readonly item: Item;
 }
 
-/**
- * A backend's read of streams: for each one, its first `limit` rows in creation order (after
- * `afterSeq` when given), joined to the items the query's tenant, filters and relation allow.
- */
-export type ReadStreams = (streams: readonly TierStream[], limit: number, afterSeq?: number) => Promise<StreamRow[]>;
+/** A backend's search index, for one resource, tenant and request (its filters and relation). */
+export interface StreamSource {
+  /**
+   * For each stream, its first `limit` rows in creation order (after `afterSeq` when given) that have its `also`
+   * keys, joined to the items the query's tenant, filters and relation allow.
+   */
+  read(streams: readonly TierStream[], limit: number, afterSeq?: number): Promise<StreamRow[]>;
+  /** How many postings each key has, counted up to POSTINGS_BOUND. */
+  postings(keys: readonly string[]): Promise<Postings>;
+}
+
+/** Counting postings stops here: enough to tell a rare word from a common one. */
+export const POSTINGS_BOUND = 1000;
 
 /** A ranked hit: its tier and seq. */
 export interface TieredItem {
@@ -33,11 +41,12 @@ export async function tieredMatches(
   def: ResourceDef,
   text: SearchText,
   need: number,
-  read: ReadStreams,
+  source: StreamSource,
 ): Promise<TieredItem[]> {
-  const streams = tierStreams(def, text);
+  const keys = wordKeys(def, text);
+  const streams = tierStreams(def, text, keys.length > 0 ? await source.postings(keys) : undefined);
   const byTier = new Map<number, StreamRow[]>();
-  for (const row of await read(streams, need)) {
+  for (const row of await source.read(streams, need)) {
     const rows = byTier.get(row.tier);
     if (rows) rows.push(row);
     else byTier.set(row.tier, [row]);
@@ -53,7 +62,7 @@ export async function tieredMatches(
         if (found.length === need) return found;
       }
       if (rows.length < need) break;
-      rows = await read([stream], need, rows[rows.length - 1]!.seq);
+      rows = await source.read([stream], need, rows[rows.length - 1]!.seq);
     }
   }
   return found;

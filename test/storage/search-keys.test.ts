@@ -60,6 +60,24 @@ test('the streams of a query: four per field, a thirteenth across fields for sev
       '13:axtromso',
     ],
   );
+  // The other words are looked up; the word with the fewest postings drives its tier.
+  assert.deepEqual(tierStreams(dogs, text)[10], { tier: 11, key: '2wtromso', also: ['2wrex'] });
+  assert.deepEqual(
+    tierStreams(
+      dogs,
+      text,
+      new Map([
+        ['2wtromso', 1000],
+        ['2wrex', 3],
+      ]),
+    )[10],
+    {
+      tier: 11,
+      key: '2wrex',
+      also: ['2wtromso'],
+    },
+  );
+  assert.deepEqual(tierStreams(dogs, searchText('rex')!)[3], { tier: 4, key: '0xrex', also: [] });
   assert.equal(searchText('!!'), undefined);
   assert.equal(tierOf(dogs, { name: 'Rex', location: 'Tromsø' }, text), 13);
   assert.equal(tierOf(dogs, { name: 'Max', location: 'Tromsø Rex' }, text), 11);

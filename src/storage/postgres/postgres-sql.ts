@@ -83,14 +83,14 @@ export function whereClause(scope: Scope, criteria: Criteria, params: Params): W
 
 /**
  * The streams of search tiers in one statement (search-tiers.ts): for each tier, its key's first `limit` rows in
- * creation order (after `afterSeq` when given), joined to their items and the criteria's filters and relation; rows
- * are the item's columns, its seq, the tier.
+ * creation order (after `afterSeq` when given) that have its `also` keys, joined to their items and the criteria's
+ * filters and relation; rows are the item's columns, its seq, the tier.
  */
 export function streamsQuery(
   def: ResourceDef,
   scope: Scope,
   criteria: Criteria,
-  streams: ReadonlyArray<{ readonly tier: number; readonly key: string }>,
+  streams: ReadonlyArray<{ readonly tier: number; readonly key: string; readonly also: readonly string[] }>,
   limit: number,
   afterSeq: number | undefined,
 ): { sql: string; params: unknown[] } {
@@ -100,13 +100,34 @@ export function streamsQuery(
   if (afterSeq !== undefined) keys += `k.seq > ${params.add(afterSeq)} AND `;
   const most = params.add(limit);
   const sql = streams
-    .map(
-      ({ tier, key }) =>
-        `(SELECT ${selectList(def)}, k.seq, ${Math.trunc(tier)} FROM ${def.name}_search_keys k JOIN ${def.name} t ON t.tenant_id = k.tenant_id AND t.seq = k.seq
-        WHERE ${keys}k.key = ${params.add(key)} AND ${where} ORDER BY k.seq LIMIT ${most})`,
-    )
+    .map(({ tier, key, also }) => {
+      const others = also
+        .map(
+          (other) =>
+            `EXISTS (SELECT 1 FROM ${def.name}_search_keys a WHERE a.tenant_id = k.tenant_id AND a.key = ${params.add(other)} AND a.seq = k.seq) AND `,
+        )
+        .join('');
+      return `(SELECT ${selectList(def)}, k.seq, ${Math.trunc(tier)} FROM ${def.name}_search_keys k JOIN ${def.name} t ON t.tenant_id = k.tenant_id AND t.seq = k.seq
+        WHERE ${keys}k.key = ${params.add(key)} AND ${others}${where} ORDER BY k.seq LIMIT ${most})`;
+    })
     .join(' UNION ALL ');
   return { sql, params: params.values };
+}
+
+/** How many postings each key has, up to `bound`: one row, a count per key. */
+export function postingsQuery(
+  def: ResourceDef,
+  scope: Scope,
+  keys: readonly string[],
+  bound: number,
+): { sql: string; params: unknown[] } {
+  const params = new Params();
+  const tenant = scope.kind === 'tenant' ? `tenant_id = ${params.add(scope.tenantId)} AND ` : '';
+  const counts = keys.map(
+    (key) =>
+      `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant}key = ${params.add(key)} LIMIT ${Math.trunc(bound)}) p)`,
+  );
+  return { sql: `SELECT ${counts.join(', ')}`, params: params.values };
 }
 
 /** The INSERT of one item: tenant, the represented fields, then the search columns. */

@@ -12,7 +12,7 @@ import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { answerParams, IDEMPOTENCY_SQL, IdempotencyPolicy, keyParams } from '../idempotency-keys.js';
 import { jsonPage, toItem } from '../items.js';
 import { searchText } from '../search-keys.js';
-import { mergeTiered, tieredMatches, type ReadStreams, type TieredItem } from '../search-tiers.js';
+import { mergeTiered, POSTINGS_BOUND, tieredMatches, type StreamSource, type TieredItem } from '../search-tiers.js';
 import type {
   Criteria,
   IdempotencyClaim,
@@ -35,7 +35,7 @@ import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresGrantStore } from './postgres-grant-store.js';
 import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.js';
 import { runMigrations } from './migrate.js';
-import { orderBy, Params, relatedQuery, selectList, streamsQuery, whereClause } from './postgres-sql.js';
+import { orderBy, Params, postingsQuery, relatedQuery, selectList, streamsQuery, whereClause } from './postgres-sql.js';
 
 type Row = FieldValue[];
 
@@ -101,16 +101,23 @@ export class PostgresStorage implements Storage {
     return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
   }
 
-  /** Reads tier streams of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts). */
-  private streams(def: ResourceDef, scope: Scope, criteria: Criteria): ReadStreams {
+  /** The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts). */
+  private streams(def: ResourceDef, scope: Scope, criteria: Criteria): StreamSource {
     const names = representedFields(def);
-    return async (streams, limit, afterSeq) => {
-      const { sql, params } = streamsQuery(def, scope, criteria, streams, limit, afterSeq);
-      return (await this.db.rows<Row>(sql, params)).map((row) => ({
-        item: toItem(names, row),
-        seq: Number(row[names.length]),
-        tier: Number(row[names.length + 1]),
-      }));
+    return {
+      read: async (streams, limit, afterSeq) => {
+        const { sql, params } = streamsQuery(def, scope, criteria, streams, limit, afterSeq);
+        return (await this.db.rows<Row>(sql, params)).map((row) => ({
+          item: toItem(names, row),
+          seq: Number(row[names.length]),
+          tier: Number(row[names.length + 1]),
+        }));
+      },
+      postings: async (keys) => {
+        const { sql, params } = postingsQuery(def, scope, keys, POSTINGS_BOUND);
+        const [counts] = await this.db.rows<Row>(sql, params);
+        return new Map(keys.map((key, index) => [key, Number(counts![index])]));
+      },
     };
   }
 

@@ -81,23 +81,31 @@ export const searchKeysDelete = perDefinition(
 
 /**
  * The streams of search tiers in one statement (search-tiers.ts): for each tier, its key's first rows in creation
- * order, joined to their items and the query's `where`; rows are the item's columns, its seq, the tier. Parameters,
- * per tier: the tenant (with `tenant`), the key, the last seq read (with `after`), the params of `where`, the limit.
+ * order that have its `also` keys, joined to their items and the query's `where`; rows are the item's columns, its
+ * seq, the tier. Parameters, per tier: the tenant (with `tenant`), the key, the last seq read (with `after`), the
+ * `also` keys, the params of `where`, the limit.
  */
 export function streamsQuery(
   def: ResourceDef,
   where: string,
-  tiers: readonly number[],
+  streams: ReadonlyArray<{ readonly tier: number; readonly also: readonly string[] }>,
   after: boolean,
   tenant: boolean,
 ): string {
   const keys = `${tenant ? 'k.tenant_id = ? AND ' : ''}k.key = ?${after ? ' AND k.seq > ?' : ''}`;
-  return tiers
+  const also = `EXISTS (SELECT 1 FROM ${def.name}_search_keys a WHERE a.tenant_id = k.tenant_id AND a.key = ? AND a.seq = k.seq) AND `;
+  return streams
     .map(
-      (tier) =>
-        `SELECT * FROM (SELECT ${selectList(def)}, k.seq, ${Math.trunc(tier)} FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq WHERE ${keys} AND ${where} ORDER BY k.seq LIMIT ${BOUND_INTEGER})`,
+      ({ tier, also: others }) =>
+        `SELECT * FROM (SELECT ${selectList(def)}, k.seq, ${Math.trunc(tier)} FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq WHERE ${keys} AND ${also.repeat(others.length)}${where} ORDER BY k.seq LIMIT ${BOUND_INTEGER})`,
     )
     .join(' UNION ALL ');
+}
+
+/** How many postings each of `count` keys has, up to `bound` (parameters, per key: the tenant with `tenant`, the key). */
+export function postingsQuery(def: ResourceDef, count: number, bound: number, tenant: boolean): string {
+  const one = `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant ? 'tenant_id = ? AND ' : ''}key = ? LIMIT ${Math.trunc(bound)}))`;
+  return `SELECT ${Array.from({ length: count }, () => one).join(', ')}`;
 }
 
 /** With search text, the full-text index leads (CROSS JOIN fixes the order): it narrows far better than the tenant. */

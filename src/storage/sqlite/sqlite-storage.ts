@@ -16,7 +16,7 @@ import { now } from '../ids.js';
 import { IdempotencyPolicy } from '../idempotency-keys.js';
 import { jsonPage, toItem } from '../items.js';
 import { searchText } from '../search-keys.js';
-import { mergeTiered, tieredMatches, type ReadStreams, type TieredItem } from '../search-tiers.js';
+import { mergeTiered, POSTINGS_BOUND, tieredMatches, type StreamSource, type TieredItem } from '../search-tiers.js';
 import {
   tenantScope,
   type Criteria,
@@ -46,6 +46,7 @@ import {
   fromClause,
   jsonObjectOf,
   relatedQuery,
+  postingsQuery,
   selectList,
   sortKey,
   streamsQuery,
@@ -191,37 +192,41 @@ export class SqliteStorage implements Storage {
     return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
   }
 
-  /** Reads tier streams of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts). */
-  private streams(def: ResourceDef, scope: Scope, criteria: Criteria): ReadStreams {
+  /** The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts). */
+  private streams(def: ResourceDef, scope: Scope, criteria: Criteria): StreamSource {
     const { where, params } = whereClause(def, scope, { filters: criteria.filters, related: criteria.related });
     const names = representedFields(def);
-    return async (streams, limit, afterSeq) => {
-      const sql = streamsQuery(
-        def,
-        where!,
-        streams.map((stream) => stream.tier),
-        afterSeq !== undefined,
-        scope.kind === 'tenant',
-      );
-      const args: unknown[] = [];
-      for (const { key } of streams) {
-        if (scope.kind === 'tenant') args.push(scope.tenantId);
-        args.push(key);
-        if (afterSeq !== undefined) args.push(afterSeq);
-        args.push(...params, limit);
-      }
-      let rows: FieldValue[][];
-      try {
-        rows = this.statements.raw(sql).all(...args) as FieldValue[][];
-      } catch (error) {
-        throw this.statements.failure(error);
-      }
-      return rows.map((row) => ({
-        item: toItem(names, row),
-        seq: Number(row[names.length]),
-        tier: Number(row[names.length + 1]),
-      }));
+    const tenant = scope.kind === 'tenant' ? scope.tenantId : undefined;
+    return {
+      read: async (streams, limit, afterSeq) => {
+        const sql = streamsQuery(def, where!, streams, afterSeq !== undefined, tenant !== undefined);
+        const args: unknown[] = [];
+        for (const { key, also } of streams) {
+          if (tenant !== undefined) args.push(tenant);
+          args.push(key);
+          if (afterSeq !== undefined) args.push(afterSeq);
+          args.push(...also, ...params, limit);
+        }
+        return this.rawRows(sql, args).map((row) => ({
+          item: toItem(names, row),
+          seq: Number(row[names.length]),
+          tier: Number(row[names.length + 1]),
+        }));
+      },
+      postings: async (keys) => {
+        const args = tenant === undefined ? keys : keys.flatMap((key) => [tenant, key]);
+        const [counts] = this.rawRows(postingsQuery(def, keys.length, POSTINGS_BOUND, tenant !== undefined), args);
+        return new Map(keys.map((key, index) => [key, Number(counts![index])]));
+      },
     };
+  }
+
+  private rawRows(sql: string, args: readonly unknown[]): FieldValue[][] {
+    try {
+      return this.statements.raw(sql).all(...args) as FieldValue[][];
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
   }
 
   /** One page of `columns` in the order of the query (sort, else creation order), read by `read`. */
