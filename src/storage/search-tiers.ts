@@ -14,8 +14,8 @@ interface StreamRow {
 /** A backend's search index, for one resource, tenant and request (its filters and relation). */
 export interface StreamSource {
   /**
-   * For each stream, its first `limit` rows in creation order (after `afterSeq` when given) that have its `also`
-   * keys, joined to the items the query's tenant, filters and relation allow.
+   * For each stream in order, its first `limit` rows in creation order (after `afterSeq` when given) that have its
+   * `also` keys, joined to the items the query's tenant, filters and relation allow; `limit` rows at most in all.
    */
   read(streams: readonly TierStream[], limit: number, afterSeq?: number): Promise<StreamRow[]>;
   /** How many postings each key has, counted up to POSTINGS_BOUND. */
@@ -23,7 +23,7 @@ export interface StreamSource {
 }
 
 /** Counting postings stops here: enough to tell a rare word from a common one. */
-export const POSTINGS_BOUND = 1000;
+export const POSTINGS_BOUND = 100;
 
 /** A ranked hit: its tier and seq. */
 export interface TieredItem {
@@ -33,9 +33,9 @@ export interface TieredItem {
 }
 
 /**
- * The first `need` matches in tier order, then creation order. One read gives each tier its
- * first `need` rows; a row whose item sits in an earlier tier is skipped, and only a tier whose
- * rows ran out that way is read on (after its last seq) before the next tier.
+ * The first `need` matches in tier order, then creation order. A read takes the streams in tier order and stops after
+ * `need` rows, so it reads only the tiers the page reaches; a row whose item sits in another tier is skipped, and a
+ * tier whose rows ran out that way is read on (after its last seq) before the next tier.
  */
 export async function tieredMatches(
   def: ResourceDef,
@@ -44,28 +44,59 @@ export async function tieredMatches(
   source: StreamSource,
 ): Promise<TieredItem[]> {
   const keys = wordKeys(def, text);
-  const streams = tierStreams(def, text, keys.length > 0 ? await source.postings(keys) : undefined);
-  const byTier = new Map<number, StreamRow[]>();
-  for (const row of await source.read(streams, need)) {
-    const rows = byTier.get(row.tier);
-    if (rows) rows.push(row);
-    else byTier.set(row.tier, [row]);
-  }
+  let pending = tierStreams(def, text, keys.length > 0 ? await source.postings(keys) : undefined);
   const found: TieredItem[] = [];
-  for (const stream of streams) {
-    let rows = byTier.get(stream.tier) ?? [];
-    for (;;) {
-      rows.sort((a, b) => a.seq - b.seq);
-      for (const row of rows) {
-        if (tierOf(def, row.item, text) !== stream.tier) continue;
-        found.push(row);
-        if (found.length === need) return found;
+  while (pending.length > 0) {
+    const { byTier, cut } = await readInOrder(source, pending, need);
+    let next: TierStream[] = [];
+    for (let index = 0; index < pending.length; index += 1) {
+      const stream = pending[index]!;
+      // The tiers after the one the read stopped in are read next time round.
+      if (cut !== undefined && stream.tier > cut) {
+        next = pending.slice(index);
+        break;
       }
-      if (rows.length < need) break;
-      rows = await source.read([stream], need, rows[rows.length - 1]!.seq);
+      let rows = byTier.get(stream.tier) ?? [];
+      let more = rows.length === need || stream.tier === cut;
+      for (;;) {
+        rows.sort((a, b) => a.seq - b.seq);
+        for (const row of rows) {
+          if (tierOf(def, row.item, text) !== stream.tier) continue;
+          found.push(row);
+          if (found.length === need) return found;
+        }
+        if (!more) break;
+        rows = await source.read([stream], need, rows[rows.length - 1]!.seq);
+        more = rows.length === need;
+      }
     }
+    pending = next;
   }
   return found;
+}
+
+/**
+ * The rows of `streams` by tier, and the tier the read stopped in when it gave `need` rows. Both databases give a
+ * UNION ALL's members in order; should one not, each stream is read on its own (and none was cut).
+ */
+async function readInOrder(
+  source: StreamSource,
+  streams: readonly TierStream[],
+  need: number,
+): Promise<{ byTier: Map<number, StreamRow[]>; cut?: number }> {
+  let rows = await source.read(streams, need);
+  let cut = rows.length === need ? rows[need - 1]!.tier : undefined;
+  if (rows.some((row, index) => index > 0 && row.tier < rows[index - 1]!.tier)) {
+    rows = (await Promise.all(streams.map((stream) => source.read([stream], need)))).flat();
+    cut = undefined;
+  }
+  const byTier = new Map<number, StreamRow[]>();
+  for (const row of rows) {
+    const list = byTier.get(row.tier);
+    if (list) list.push(row);
+    else byTier.set(row.tier, [row]);
+  }
+  return { byTier, cut };
 }
 
 /** A resource's place in a tier of /search: dogs, owners, veterinarians, foods (SPEC §5). */

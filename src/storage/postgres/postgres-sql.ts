@@ -111,7 +111,8 @@ export function streamsQuery(
         WHERE ${keys}k.key = ${params.add(key)} AND ${others}${where} ORDER BY k.seq LIMIT ${most})`;
     })
     .join(' UNION ALL ');
-  return { sql, params: params.values };
+  // The members run one after another as the outer LIMIT pulls rows: the tiers after the page are never read.
+  return { sql: `SELECT * FROM (${sql}) s LIMIT ${most}`, params: params.values };
 }
 
 /** How many postings each key has, up to `bound`: one row, a count per key. */

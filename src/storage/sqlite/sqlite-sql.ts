@@ -82,8 +82,8 @@ export const searchKeysDelete = perDefinition(
 /**
  * The streams of search tiers in one statement (search-tiers.ts): for each tier, its key's first rows in creation
  * order that have its `also` keys, joined to their items and the query's `where`; rows are the item's columns, its
- * seq, the tier. Parameters, per tier: the tenant (with `tenant`), the key, the last seq read (with `after`), the
- * `also` keys, the params of `where`, the limit.
+ * seq, the tier; the limit again for the whole. Parameters, per tier: the tenant (with `tenant`), the key, the last
+ * seq read (with `after`), the `also` keys, the params of `where`, the limit; then the limit.
  */
 export function streamsQuery(
   def: ResourceDef,
@@ -94,12 +94,14 @@ export function streamsQuery(
 ): string {
   const keys = `${tenant ? 'k.tenant_id = ? AND ' : ''}k.key = ?${after ? ' AND k.seq > ?' : ''}`;
   const also = `EXISTS (SELECT 1 FROM ${def.name}_search_keys a WHERE a.tenant_id = k.tenant_id AND a.key = ? AND a.seq = k.seq) AND `;
-  return streams
+  const members = streams
     .map(
       ({ tier, also: others }) =>
         `SELECT * FROM (SELECT ${selectList(def)}, k.seq, ${Math.trunc(tier)} FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq WHERE ${keys} AND ${also.repeat(others.length)}${where} ORDER BY k.seq LIMIT ${BOUND_INTEGER})`,
     )
     .join(' UNION ALL ');
+  // The members run one after another as the outer LIMIT pulls rows: the tiers after the page are never read.
+  return `SELECT * FROM (${members}) LIMIT ${BOUND_INTEGER}`;
 }
 
 /** How many postings each of `count` keys has, up to `bound` (parameters, per key: the tenant with `tenant`, the key). */

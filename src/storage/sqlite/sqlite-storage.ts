@@ -207,6 +207,7 @@ export class SqliteStorage implements Storage {
           if (afterSeq !== undefined) args.push(afterSeq);
           args.push(...also, ...params, limit);
         }
+        args.push(limit);
         return this.rawRows(sql, args).map((row) => ({
           item: toItem(names, row),
           seq: Number(row[names.length]),
