@@ -15,23 +15,20 @@ import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { now } from '../ids.js';
 import { IdempotencyPolicy } from '../idempotency-keys.js';
 import { jsonPage, toItem } from '../items.js';
-import { searchText } from '../search-keys.js';
-import { mergeTiered, POSTINGS_BOUND, tieredMatches, type StreamSource, type TieredItem } from '../search-tiers.js';
-import {
-  tenantScope,
-  type Criteria,
-  type IdempotencyClaim,
-  type IdempotencyKey,
-  type IdempotentWrite,
-  type JsonPage,
-  type ListQuery,
-  type Page,
-  type Precondition,
-  type Scope,
-  type TenantScope,
-  type SearchHit,
-  type SearchQuery,
-  type Storage,
+import type {
+  Criteria,
+  IdempotencyClaim,
+  IdempotencyKey,
+  IdempotentWrite,
+  JsonPage,
+  ListQuery,
+  Page,
+  Precondition,
+  Scope,
+  TenantScope,
+  SearchHit,
+  SearchQuery,
+  Storage,
 } from '../storage.js';
 import { GroupCommit } from './group-commit.js';
 import { Statements } from './statements.js';
@@ -39,20 +36,19 @@ import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { SqliteRequestLog } from './sqlite-request-log.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { SqliteGrantStore } from './sqlite-grant-store.js';
-import { migrations, SEARCH_INDEXED } from './sqlite-migrations.js';
+import { migrations } from './sqlite-migrations.js';
 import {
   BOUND_INTEGER,
   byIdQuery,
   fromClause,
   jsonObjectOf,
   relatedQuery,
-  postingsQuery,
   selectList,
   sortKey,
-  streamsQuery,
   whereClause,
 } from './sqlite-sql.js';
 import { SqliteWrites } from './sqlite-writes.js';
+import { SqliteSearch } from './sqlite-search.js';
 
 /** The migration that creates the search index (sqlite-migrations.ts). */
 const SEARCH_KEYS_VERSION = 7;
@@ -65,6 +61,8 @@ export class SqliteStorage implements Storage {
   /** Renders write plans; runs only inside `writes`. */
   private readonly plans: SqliteWrites;
   private readonly idempotency = new IdempotencyPolicy();
+  /** Ranked search through the search index (SPEC §5). */
+  private readonly ranked: SqliteSearch;
   readonly auth: SqliteAuthStore;
   readonly requestLog: SqliteRequestLog;
   readonly sessions: SqliteSessionStore;
@@ -91,6 +89,7 @@ export class SqliteStorage implements Storage {
     this.statements = new Statements(this.db);
     this.writes = new GroupCommit(this.db);
     this.plans = new SqliteWrites(this.statements);
+    this.ranked = new SqliteSearch(this.statements, this.plans);
     this.auth = new SqliteAuthStore(this.statements, this.writes);
     this.requestLog = new SqliteRequestLog(this.statements, this.writes);
     this.sessions = new SqliteSessionStore(this.statements, this.writes);
@@ -113,34 +112,11 @@ export class SqliteStorage implements Storage {
       if (applied.has(migration.version)) continue;
       this.db.transaction(() => {
         this.db.exec(migration.sql);
-        if (migration.version === SEARCH_KEYS_VERSION) this.indexStoredItems();
+        if (migration.version === SEARCH_KEYS_VERSION) this.ranked.indexStoredItems();
         this.db
           .prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)')
           .run(migration.version, now());
       })();
-    }
-  }
-
-  /** The items stored before the search index existed get their keys, in the transaction that creates it. */
-  private indexStoredItems(): void {
-    for (const def of SEARCH_INDEXED.map((name) => resourceByName(name)!)) {
-      const names = representedFields(def);
-      const read = this.db
-        .prepare(
-          `SELECT ${selectList(def)}, t.seq, t.tenant_id FROM ${def.name} t WHERE t.seq > ? ORDER BY t.seq LIMIT 1000`,
-        )
-        .raw();
-      // In batches: the connection cannot write while a statement still reads.
-      for (
-        let after = 0, rows = read.all(after) as FieldValue[][];
-        rows.length > 0;
-        rows = read.all(after) as FieldValue[][]
-      ) {
-        for (const row of rows) {
-          after = Number(row[names.length]);
-          this.plans.indexKeys(tenantScope(row[names.length + 1] as string), def, after, toItem(names, row));
-        }
-      }
     }
   }
 
@@ -164,7 +140,7 @@ export class SqliteStorage implements Storage {
   }
 
   async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
-    if (query.q !== undefined && !query.sort) return this.rankedPage(def, scope, query);
+    if (query.q !== undefined && !query.sort) return this.ranked.page(def, scope, query);
     const { rows, hasMore } = this.page(def, scope, query, selectList(def), (sql, params) =>
       this.readItems(def, sql, params),
     );
@@ -172,7 +148,7 @@ export class SqliteStorage implements Storage {
   }
 
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
-    if (query.q !== undefined && !query.sort) return jsonPage(await this.rankedPage(def, scope, query), fields);
+    if (query.q !== undefined && !query.sort) return jsonPage(await this.ranked.page(def, scope, query), fields);
     const { rows, hasMore } = this.page(
       def,
       scope,
@@ -181,53 +157,6 @@ export class SqliteStorage implements Storage {
       (sql, params) => this.statements.pluck(sql).all(...params) as string[],
     );
     return { items: rows, hasMore };
-  }
-
-  /** A page of search results in SPEC §5's tiers, read through the search index until the page is full. */
-  private async rankedPage(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
-    const text = searchText(query.q!);
-    if (text === undefined) return { items: [], hasMore: false };
-    const end = query.offset + query.limit;
-    const matches = await tieredMatches(def, text, end + 1, this.streams(def, scope, query));
-    return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
-  }
-
-  /** The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts). */
-  private streams(def: ResourceDef, scope: Scope, criteria: Criteria): StreamSource {
-    const { where, params } = whereClause(def, scope, { filters: criteria.filters, related: criteria.related });
-    const names = representedFields(def);
-    const tenant = scope.kind === 'tenant' ? scope.tenantId : undefined;
-    return {
-      read: async (streams, limit, afterSeq) => {
-        const sql = streamsQuery(def, where!, streams, afterSeq !== undefined, tenant !== undefined);
-        const args: unknown[] = [];
-        for (const { key, also } of streams) {
-          if (tenant !== undefined) args.push(tenant);
-          args.push(key);
-          if (afterSeq !== undefined) args.push(afterSeq);
-          args.push(...also, ...params, limit);
-        }
-        args.push(limit);
-        return this.rawRows(sql, args).map((row) => ({
-          item: toItem(names, row),
-          seq: Number(row[names.length]),
-          tier: Number(row[names.length + 1]),
-        }));
-      },
-      postings: async (keys) => {
-        const args = tenant === undefined ? keys : keys.flatMap((key) => [tenant, key]);
-        const [counts] = this.rawRows(postingsQuery(def, keys.length, POSTINGS_BOUND, tenant !== undefined), args);
-        return new Map(keys.map((key, index) => [key, Number(counts![index])]));
-      },
-    };
-  }
-
-  private rawRows(sql: string, args: readonly unknown[]): FieldValue[][] {
-    try {
-      return this.statements.raw(sql).all(...args) as FieldValue[][];
-    } catch (error) {
-      throw this.statements.failure(error);
-    }
   }
 
   /** One page of `columns` in the order of the query (sort, else creation order), read by `read`. */
@@ -341,14 +270,7 @@ export class SqliteStorage implements Storage {
   }
 
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
-    const text = searchText(query.q);
-    if (text === undefined) return { hits: [], hasMore: false };
-    const need = query.offset + query.limit + 1;
-    const perType: Array<{ def: ResourceDef; matches: TieredItem[] }> = [];
-    for (const def of query.types) {
-      perType.push({ def, matches: await tieredMatches(def, text, need, this.streams(def, scope, { filters: [] })) });
-    }
-    return mergeTiered(perType, query);
+    return this.ranked.search(scope, query);
   }
 
   async claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {
