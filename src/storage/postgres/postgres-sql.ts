@@ -82,9 +82,11 @@ export function whereClause(scope: Scope, criteria: Criteria, params: Params): W
 }
 
 /**
- * The streams of search tiers in one statement (search-tiers.ts): for each tier, its key's first `limit` rows in
- * creation order (after `afterSeq` when given) that have its `also` keys, joined to their items and the criteria's
- * filters and relation; rows are the item's columns, its seq, the tier.
+ * The streams of search tiers in one statement (search-tiers.ts): for each tier in order, its key's first `limit`
+ * rows in creation order (after `afterSeq` when given) that have its `also` keys, joined to their items and the
+ * criteria's filters and relation; rows are the item's columns, its seq, the tier. The tiers travel as arrays and a
+ * LATERAL subquery reads each, so the text, and its prepared plan, is one whatever the query; the outer LIMIT stops
+ * the tiers after the page. `also` keys are words (letters and digits), joined by spaces.
  */
 export function streamsQuery(
   def: ResourceDef,
@@ -96,23 +98,21 @@ export function streamsQuery(
 ): { sql: string; params: unknown[] } {
   const params = new Params();
   const where = whereClause(scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
-  let keys = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
-  if (afterSeq !== undefined) keys += `k.seq > ${params.add(afterSeq)} AND `;
+  const tiers = params.add(streams.map((stream) => stream.tier));
+  const keys = params.add(streams.map((stream) => stream.key));
+  const also = params.add(streams.map((stream) => stream.also.join(' ')));
+  let bounds = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
+  if (afterSeq !== undefined) bounds += `k.seq > ${params.add(afterSeq)} AND `;
   const most = params.add(limit);
-  const sql = streams
-    .map(({ tier, key, also }) => {
-      const others = also
-        .map(
-          (other) =>
-            `EXISTS (SELECT 1 FROM ${def.name}_search_keys a WHERE a.tenant_id = k.tenant_id AND a.key = ${params.add(other)} AND a.seq = k.seq) AND `,
-        )
-        .join('');
-      return `(SELECT ${selectList(def)}, k.seq, ${Math.trunc(tier)} FROM ${def.name}_search_keys k JOIN ${def.name} t ON t.tenant_id = k.tenant_id AND t.seq = k.seq
-        WHERE ${keys}k.key = ${params.add(key)} AND ${others}${where} ORDER BY k.seq LIMIT ${most})`;
-    })
-    .join(' UNION ALL ');
-  // The members run one after another as the outer LIMIT pulls rows: the tiers after the page are never read.
-  return { sql: `SELECT * FROM (${sql}) s LIMIT ${most}`, params: params.values };
+  const sql = `SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${also}::text[]) WITH ORDINALITY AS s(tier, key, also, n)
+    CROSS JOIN LATERAL (SELECT ${selectList(def)}, k.seq, s.tier FROM ${def.name}_search_keys k
+      JOIN ${def.name} t ON t.tenant_id = k.tenant_id AND t.seq = k.seq
+      WHERE ${bounds}k.key = s.key AND ${where}
+        AND NOT EXISTS (SELECT 1 FROM unnest(string_to_array(s.also, ' ')) AS a(key) WHERE NOT EXISTS
+          (SELECT 1 FROM ${def.name}_search_keys x WHERE x.tenant_id = k.tenant_id AND x.key = a.key AND x.seq = k.seq))
+      ORDER BY k.seq LIMIT ${most}) r
+    LIMIT ${most}`;
+  return { sql, params: params.values };
 }
 
 /** How many postings each key has, up to `bound`: one row, a count per key. */
