@@ -10,8 +10,8 @@ import { selectList } from './postgres-sql.js';
 
 /** The migration that creates the search index (postgres-migrations.ts). */
 const SEARCH_KEYS_VERSION = 7;
-/** Keys written per statement when the stored items are indexed. */
-const KEYS_PER_INSERT = 5000;
+/** Items read, and their keys written, per statement when the stored items are indexed. */
+const ITEMS_PER_BATCH = 500;
 
 /**
  * The key of the advisory lock the nodes take to migrate ("dogreg" in ASCII): when several
@@ -57,30 +57,32 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
 async function indexStoredItems(client: pg.PoolClient): Promise<void> {
   for (const def of SEARCH_INDEXED.map((name) => resourceByName(name)!)) {
     const names = representedFields(def);
-    const { rows } = await client.query<FieldValue[]>({
-      text: `SELECT ${selectList(def)}, t.seq, t.tenant_id FROM ${def.name} t`,
-      rowMode: 'array',
-    });
-    let tenants: unknown[] = [];
-    let keys: string[] = [];
-    let seqs: unknown[] = [];
-    const flush = async (): Promise<void> => {
+    // In batches along the primary key (tenant, seq), so that memory stays bounded however many items there are.
+    let after: unknown[] = ['', 0];
+    for (;;) {
+      const { rows } = await client.query<FieldValue[]>({
+        text: `SELECT ${selectList(def)}, t.seq, t.tenant_id FROM ${def.name} t WHERE (t.tenant_id, t.seq) > ($1, $2)
+          ORDER BY t.tenant_id, t.seq LIMIT ${ITEMS_PER_BATCH}`,
+        values: after,
+        rowMode: 'array',
+      });
+      if (rows.length === 0) break;
+      const tenants: unknown[] = [];
+      const keys: string[] = [];
+      const seqs: unknown[] = [];
+      for (const row of rows) {
+        for (const key of itemKeys(def, toItem(names, row))) {
+          tenants.push(row[names.length + 1]);
+          keys.push(key);
+          seqs.push(row[names.length]);
+        }
+      }
       await client.query(
         `INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`,
         [tenants, keys, seqs],
       );
-      tenants = [];
-      keys = [];
-      seqs = [];
-    };
-    for (const row of rows) {
-      for (const key of itemKeys(def, toItem(names, row))) {
-        tenants.push(row[names.length + 1]);
-        keys.push(key);
-        seqs.push(row[names.length]);
-      }
-      if (keys.length >= KEYS_PER_INSERT) await flush();
+      const last = rows[rows.length - 1]!;
+      after = [last[names.length + 1], last[names.length]];
     }
-    if (keys.length > 0) await flush();
   }
 }
