@@ -97,6 +97,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     store: storage.auth,
     sessionStore: storage.sessions,
     grants: storage.grants,
+    requestLog: storage.requestLog,
+    clock,
     openLimiter,
     portalPrefix,
   });

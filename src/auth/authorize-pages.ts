@@ -29,10 +29,12 @@ export function sendAuthorizeError(reply: FastifyReply, problem: string): Fastif
     page(
       frameOf(reply),
       'Authorization failed',
-      `<h1>This app's sign-in link is not valid</h1>
-<p>${escapeHtml(problem)}</p>
+      `<div class="card narrow">
+<h1>This app's sign-in link is not valid</h1>
+<p class="alert" role="alert">${escapeHtml(problem)}</p>
 <p>Nothing was shared with the app. Tell the app's developer; they can fix the link or the app's registered redirect
-URIs in the developer portal.</p>`,
+URIs in the developer portal.</p>
+</div>`,
     ),
   );
 }
@@ -62,13 +64,16 @@ export function sendConsent(reply: FastifyReply, view: ConsentView): FastifyRepl
   const scopes = view.scopes
     .map((scope) => `<li><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPE_TEXT[scope] ?? scope)}</li>`)
     .join('\n');
+  // The header shows the person logged in (with the portal's logout), as every other page of their session does.
+  const frame = { ...frameOf(reply), session: { email: view.accountEmail, csrfToken: view.csrfToken } };
   return sendPage(
     reply,
     200,
     page(
-      frameOf(reply),
+      frame,
       `Allow ${view.appName}?`,
-      `<h1>Allow <strong>${escapeHtml(view.appName)}</strong> to use your Dog Registry account?</h1>
+      `<div class="card narrow consent">
+<h1>Allow <strong>${escapeHtml(view.appName)}</strong> to use your Dog Registry account?</h1>
 <p>The app <strong>${escapeHtml(view.appName)}</strong> is made by the account <strong>${escapeHtml(view.ownerEmail)}</strong>.
 It asks to act for you, <strong>${escapeHtml(view.accountEmail)}</strong>, and to:</p>
 <ul>
@@ -77,9 +82,11 @@ ${scopes}
 <form method="post" action="${escapeHtml(view.action)}">
 ${hidden}
 <input type="hidden" name="csrf_token" value="${escapeHtml(view.csrfToken)}">
-<button type="submit" name="decision" value="allow">Allow</button>
-<button type="submit" name="decision" value="deny">Deny</button>
-</form>`,
+<p class="actions"><button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" class="secondary" name="decision" value="deny">Deny</button></p>
+</form>
+<p class="muted">Nothing is shared with the app until you choose. Deny sends you back to the app without access.</p>
+</div>`,
     ),
   );
 }
@@ -92,8 +99,11 @@ export function sendForbidden(reply: FastifyReply): FastifyReply {
     page(
       frameOf(reply),
       'Form expired',
-      `<h1>This form has expired</h1>
-<p>The form was not sent from your current session, so nothing was done. Go back to the app and start again.</p>`,
+      `<div class="card narrow">
+<h1>This form has expired</h1>
+<p class="alert" role="alert">The form was not sent from your current session, so nothing was done. Go back to the app
+and start again.</p>
+</div>`,
     ),
   );
 }

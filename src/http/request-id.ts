@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** What a request id may be: the client's X-Request-Id is kept only when it matches (the portal checks its filter too). */
+export const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Fastify's genReqId; also used for the answers Node's server gives before Fastify sees a request. */
 export function requestIdOf(request: IncomingMessage): string {

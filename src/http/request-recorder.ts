@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
 import { NowAndThen } from '../now-and-then.js';
 import { RecordBuffer, type Caller } from '../storage/request-log-records.js';
-import { DAY_MS, type RequestLogStore } from '../storage/request-log-store.js';
+import { DAY_MS, USAGE_DAYS, type RequestLogStore } from '../storage/request-log-store.js';
 import { callerOf, errorOf, maskedUrl } from './request-log-notes.js';
 
 export interface RecorderOptions {
@@ -126,8 +126,9 @@ export class RequestRecorder {
   }
 
   /**
-   * Once per interval, entries older than REQUEST_LOG_DAYS and all but the newest of every app written since; in
-   * between, all but the newest of the apps that wrote a chunk since their last pruning.
+   * Once per interval, entries older than REQUEST_LOG_DAYS, usage counts older than USAGE_DAYS, and all but the
+   * newest of every app written since; in between, all but the newest of the apps that wrote a chunk since their last
+   * pruning.
    */
   async prune(): Promise<void> {
     const due = this.prunes.due();
@@ -139,7 +140,13 @@ export class RequestRecorder {
     }
     if (!due && apps.length === 0) return;
     try {
-      await this.store.prune(due ? Date.now() - this.days * DAY_MS : undefined, apps, this.keepPerApp);
+      const now = Date.now();
+      await this.store.prune(
+        due ? now - this.days * DAY_MS : undefined,
+        apps,
+        this.keepPerApp,
+        due ? now - USAGE_DAYS * DAY_MS : undefined,
+      );
     } catch (error) {
       this.log.error({ err: error }, 'request log: pruning failed');
     }

@@ -6,6 +6,7 @@ import type { AccountApp, ActiveSession, SessionStore } from '../auth/session-st
 import { readBody } from '../http/raw-body.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { appForm, EMPTY_APP, typedApp, type TypedApp } from './app-form.js';
+import { appPath } from './app-pages.js';
 import { registerAppActions } from './apps.js';
 import { escapeHtml, page } from './html.js';
 import { frameOf, redirectToLogin, sendPage, sessionOf } from './portal-context.js';
@@ -73,7 +74,7 @@ function appsTable(apps: readonly AccountApp[], prefix: string, csrf: string): s
         `<td>${app.scopes.map(escapeHtml).join(', ')}</td>` +
         `<td>${app.redirectUris.length === 0 ? '<span class="muted">none</span>' : app.redirectUris.map((uri) => `<code>${escapeHtml(uri)}</code>`).join('<br>')}</td>` +
         `<td><time datetime="${escapeHtml(app.createdAt)}">${escapeHtml(app.createdAt.slice(0, 16).replace('T', ' '))} UTC</time></td>` +
-        `<td>${appButtons(app, prefix, csrf)}</td></tr>`,
+        `<td>${appLinks(app, prefix)}${appButtons(app, prefix, csrf)}</td></tr>`,
     )
     .join('\n');
   return `<div class="table-wrap"><table>
@@ -82,6 +83,13 @@ function appsTable(apps: readonly AccountApp[], prefix: string, csrf: string): s
 <tbody>
 ${rows}
 </tbody></table></div>`;
+}
+
+/** The app's own pages: what its tokens asked (the request log) and how much (usage). */
+function appLinks(app: AccountApp, prefix: string): string {
+  const base = appPath(prefix, app.id);
+  const name = escapeHtml(app.name);
+  return `<span class="app-links"><a href="${base}/requests" aria-label="Request log of ${name}">Request log</a> <a href="${base}/usage" aria-label="Usage of ${name}">Usage</a></span>`;
 }
 
 /** Rotate (confidential apps only) and delete: small forms, each with the session's CSRF token. */

@@ -84,4 +84,119 @@ input:focus-visible { border-color: var(--accent); }
   main { padding: 1rem .9rem 2rem; }
   th, td { padding: .45rem .55rem; }
 }
+/* An app's pages: request log and usage (request-log-html.ts, usage-html.ts, svg-chart.ts). */
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.app-links { display: flex; flex-wrap: wrap; gap: .2rem .8rem; margin-bottom: .4rem; font-size: .95rem; }
+.crumbs { font-size: .9rem; color: var(--muted); margin-bottom: .25rem; }
+h1 .muted { font-weight: 400; }
+.app-id { color: var(--muted); margin-bottom: 1rem; }
+.tabs { display: flex; gap: .25rem; border-bottom: 1px solid var(--line); margin: 0 0 1.25rem; }
+.tabs a { padding: .5rem .9rem; text-decoration: none; color: var(--muted); font-weight: 600;
+  border-bottom: 3px solid transparent; margin-bottom: -1px; }
+.tabs a:hover { color: var(--ink); }
+.tabs a[aria-current=page] { color: var(--brand); border-bottom-color: var(--brand); }
+.filters { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: flex-end; background: var(--paper);
+  border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; margin: 0 0 1.25rem; }
+.filters .field { margin: 0; }
+.filters label .muted { font-weight: 400; }
+.filters .grow { flex: 1 1 16rem; }
+.filters .actions { display: flex; gap: 1rem; align-items: center; }
+select { display: block; font: inherit; padding: .5rem 2rem .5rem .7rem; border: 1px solid #b9c0cc;
+  border-radius: var(--radius); background: var(--paper); color: var(--ink); min-width: 7rem; }
+.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.log { font-size: .92rem; }
+table.log th, table.log td { padding: .5rem .6rem; }
+table.log th { letter-spacing: .02em; }
+table.log td { white-space: nowrap; }
+table.log td.path { white-space: normal; min-width: 10rem; }
+table.log time, .rid { font-variant-numeric: tabular-nums; }
+.rid { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: .82em; }
+table.log td:last-child { white-space: normal; min-width: 9.5rem; max-width: 10rem; overflow-wrap: anywhere; }
+.status { display: inline-block; min-width: 2.8rem; text-align: center; border-radius: 999px; padding: 0 .5rem;
+  font-weight: 700; font-size: .85rem; font-variant-numeric: tabular-nums; }
+.s2 { fill: #2f9e77; background: #2f9e77; }
+.s3 { fill: #4063d8; background: #4063d8; }
+.s4 { fill: #e8a33d; background: #e8a33d; }
+.s5 { fill: #9e1b32; background: #9e1b32; }
+.status.s2 { background: #e1f3ea; color: #17613f; }
+.status.s3 { background: #e6ecfb; color: #2c4aa6; }
+.status.s4 { background: #fdf1dc; color: #8a5300; }
+.status.s5 { background: #fbe3e7; color: #8c1a2e; }
+.pager { display: flex; gap: 1rem; justify-content: flex-end; margin-bottom: 1.25rem; }
+.pager a { border: 1px solid var(--line); background: var(--paper); border-radius: var(--radius); padding: .4rem .9rem;
+  text-decoration: none; font-weight: 600; }
+.pager a[rel=next]::after { content: " →"; }
+.request-line { font-size: 1.1rem; margin: 0 0 1rem; display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.details { display: grid; grid-template-columns: 9rem 1fr; gap: .45rem 1rem; margin: 0; }
+.details dt { color: var(--muted); font-weight: 600; }
+.details dd { margin: 0; overflow-wrap: anywhere; }
+.links { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; }
+.charts { display: grid; gap: 1.25rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 26rem), 1fr)); }
+.chart-card h2 { margin-top: 0; font-size: 1.15rem; }
+.chart-card .muted { font-weight: 400; }
+.total { font-size: .95rem; color: var(--muted); margin-bottom: .5rem; }
+.total strong { font-size: 1.6rem; color: var(--ink); margin-right: .2rem; }
+svg.chart { display: block; width: 100%; height: auto; margin: 0 0 .75rem; font-family: inherit; }
+svg.chart .gridline { stroke: #e8ebf0; stroke-width: 1; }
+svg.chart .axis { stroke: #9aa3b2; stroke-width: 1; }
+svg.chart .tick { fill: var(--muted); font-size: 11px; }
+svg.chart .seg { stroke: var(--paper); stroke-width: .6; }
+svg.chart .empty-note { fill: var(--muted); font-size: 14px; font-weight: 600; }
+.legend { list-style: none; padding: 0; margin: 0 0 .75rem; display: grid; gap: .3rem 1rem;
+  grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); font-size: .92rem; }
+.legend li { display: flex; align-items: center; gap: .4rem; }
+.legend strong { margin-left: auto; font-variant-numeric: tabular-nums; }
+.swatch { display: inline-block; width: .85rem; height: .85rem; border-radius: 3px; flex: none; }
+details.numbers summary { cursor: pointer; color: var(--accent); font-weight: 600; margin-bottom: .5rem; }
+details.numbers .table-wrap { margin: 0; }
+details.numbers th[scope=row] { text-transform: none; letter-spacing: 0; font-size: .9rem; font-weight: 400;
+  white-space: nowrap; color: var(--ink); background: none; font-variant-numeric: tabular-nums; }
+@media (max-width: 40rem) {
+  .chart-card { padding: .9rem .75rem; }
+  .details { grid-template-columns: 1fr; gap: .1rem; }
+  .details dd { margin-bottom: .5rem; }
+  .filters .actions { width: 100%; }
+  table.log thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.log, table.log tbody, table.log tr, table.log td { display: block; width: 100%; }
+  table.log tr { border-bottom: 1px solid var(--line); padding: .5rem 0; }
+  table.log tr:last-child { border-bottom: 0; }
+  table.log td { border: 0; padding: .15rem .8rem; display: grid; grid-template-columns: 6.5rem 1fr; gap: .5rem;
+    white-space: normal; min-width: 0; }
+  table.log td.path, table.log td:last-child { min-width: 0; max-width: none; }
+  table.log td > * { justify-self: start; }
+  table.log td::before { content: attr(data-label); color: var(--muted); font-size: .8rem; text-transform: uppercase;
+    letter-spacing: .04em; padding-top: .15rem; }
+  table.log .num { text-align: left; }
+}
+.card > :first-child { margin-top: 0; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: center; }
+button[type=submit].secondary:not(.link) { background: var(--paper); color: var(--brand);
+  box-shadow: inset 0 0 0 1px var(--brand); }
+button[type=submit].secondary:not(.link):hover { background: var(--ok-wash); color: var(--brand); }
+td form.inline button[type=submit]:not(.link) { font-size: .9rem; padding: .35rem .8rem; white-space: nowrap;
+  margin: 0 .25rem .35rem 0; background: var(--paper); color: var(--brand); box-shadow: inset 0 0 0 1px var(--brand); }
+td form.inline button[type=submit]:not(.link):hover { background: var(--ok-wash); }
+td form[action$="/apps/delete"] button[type=submit]:not(.link) { color: var(--danger);
+  box-shadow: inset 0 0 0 1px var(--danger); }
+td form[action$="/apps/delete"] button[type=submit]:not(.link):hover { background: var(--danger-wash); }
+.consent h1 { font-size: 1.5rem; }
+.alert, .notice { overflow-wrap: anywhere; }
+.release h3 { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem; }
+.release time { font-size: .9rem; font-weight: 400; color: var(--muted); }
+@media (max-width: 40rem) {
+  /* On a phone the apps table is a list of cards, each value under its column's name (actions in view, no scroll). */
+  #apps-title + .table-wrap thead { position: absolute; left: -9999px; }
+  #apps-title + .table-wrap :is(table, tbody, tr, td) { display: block; }
+  #apps-title + .table-wrap tr { padding: .6rem 0; border-bottom: 1px solid var(--line); }
+  #apps-title + .table-wrap tr:last-child { border-bottom: 0; }
+  #apps-title + .table-wrap td { border: 0; padding: .15rem .8rem; }
+  #apps-title + .table-wrap td::before { display: block; font-size: .75rem; font-weight: 600; text-transform: uppercase;
+    letter-spacing: .04em; color: var(--muted); }
+  #apps-title + .table-wrap td:nth-child(1)::before { content: "Name"; }
+  #apps-title + .table-wrap td:nth-child(2)::before { content: "Client id"; }
+  #apps-title + .table-wrap td:nth-child(3)::before { content: "Type"; }
+  #apps-title + .table-wrap td:nth-child(4)::before { content: "Scopes"; }
+  #apps-title + .table-wrap td:nth-child(5)::before { content: "Redirect URIs"; }
+  #apps-title + .table-wrap td:nth-child(6)::before { content: "Created"; }
+}
 `;

@@ -1,7 +1,7 @@
 // The request log's records in their packed form: the recorder appends each request's fields to a byte buffer (no
 // object per request, nothing for the garbage collector to trace or promote), a flush hands the buffer over as one
 // batch, SQLite stores each app's bytes as one row, and the portal's rare reads unpack them.
-import { statusClassOf, type RequestLogEntry, type StoredRequest } from './request-log-store.js';
+import { HOUR_MS, statusClassOf, type RequestLogEntry, type StoredRequest } from './request-log-store.js';
 
 /**
  * A record: time (float64, ms), duration (float32, ms), status (uint16), code (uint16, 0 for none), version (uint8),
@@ -44,11 +44,20 @@ export interface PackedApp extends Caller {
   readonly bytes: Buffer;
 }
 
+/** One app's requests in one hour (from its start, ms since the epoch, UTC): the usage kept beside the log. */
+export interface HourCount extends Caller {
+  readonly hour: number;
+  /** Requests of class 2xx, 3xx, 4xx, 5xx. */
+  readonly classes: [number, number, number, number];
+}
+
 /** A flush's records, grouped by app (SQLite keeps each app's bytes) or unpacked (PostgreSQL keeps a row each). */
 export interface RequestLogBatch {
   readonly size: number;
   apps(): PackedApp[];
   entries(): RequestLogEntry[];
+  /** Its requests counted per app, hour and status class (both backends add them to request_usage). */
+  hours(): HourCount[];
 }
 
 /** Records appended one by one into one byte buffer, with each record's start and app. */
@@ -142,6 +151,23 @@ export class RecordBuffer implements RequestLogBatch {
     return [...groups.values()].map(({ caller, records }) => this.packed(caller, records));
   }
 
+  hours(): HourCount[] {
+    const hours = new Map<string, HourCount>();
+    for (let record = 0; record < this.size; record++) {
+      const start = this.starts[record]!;
+      const slot = statusClassOf(this.bytes.readUInt16LE(start + STATUS)) - 2;
+      if (slot < 0 || slot > 3) continue;
+      const time = this.bytes.readDoubleLE(start + TIME);
+      const hour = time - (time % HOUR_MS);
+      const { tenantId, clientId } = this.callers[this.appOf[record]!]!;
+      const key = `${tenantId} ${clientId} ${hour}`;
+      let count = hours.get(key);
+      if (!count) hours.set(key, (count = { tenantId, clientId, hour, classes: [0, 0, 0, 0] }));
+      count.classes[slot]!++;
+    }
+    return [...hours.values()];
+  }
+
   /** How many records each caller appended. */
   counts(): Map<Caller, number> {
     const counts = new Map<Caller, number>();
@@ -229,13 +255,6 @@ export function olderThan(bytes: Buffer, before: number): number {
   let count = 0;
   for (let at = 0; at < bytes.length && bytes.readDoubleLE(at + TIME) < before; at = endOf(bytes, at)) count++;
   return count;
-}
-
-/** The time and status of each record of a row (usage counts read nothing else). */
-export function* timesAndStatuses(bytes: Buffer): Generator<[number, number]> {
-  for (let at = 0; at < bytes.length; at = endOf(bytes, at)) {
-    yield [bytes.readDoubleLE(at + TIME), bytes.readUInt16LE(at + STATUS)];
-  }
 }
 
 function endOf(bytes: Buffer, at: number): number {

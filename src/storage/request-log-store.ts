@@ -54,30 +54,48 @@ export interface UsageCount {
 
 export const HOUR_MS = 60 * 60 * 1000;
 export const DAY_MS = 24 * HOUR_MS;
+/** The hourly counts are kept this long: the usage page's 30 days, and the day under way. */
+export const USAGE_DAYS = 31;
 
 export interface RequestLogStore {
   /** Writes a batch in one transaction (one statement on PostgreSQL). */
   insertBatch(batch: RequestLogBatch): Promise<void>;
   /** One app's entries of the scope's account, newest first, one keyset page. */
   list(scope: TenantScope, query: RequestLogQuery): Promise<RequestLogPage>;
-  /** One entry by its request id, only if the scope's account made it. */
-  get(scope: TenantScope, requestId: string): Promise<StoredRequest | undefined>;
-  /** One app's requests since `since` (ms), counted per bucket of `bucketMs` (from the epoch, UTC) and status class. */
+  /**
+   * One app's requests from the hour of `since` (ms) on, counted per bucket of `bucketMs` (a whole number of hours,
+   * from the epoch, UTC) and status class. Read from the hourly counts kept beside the log (USAGE_DAYS), so neither
+   * the log's age limit nor its 10,000 per app bounds them.
+   */
   usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]>;
   /**
    * Deletes entries older than `before` (ms; undefined: none by age), and for each app given all but its newest
-   * `keepPerApp`; returns how many went.
+   * `keepPerApp`; with `usageBefore`, the hourly counts of hours that started before it. Returns how many entries went.
    */
   prune(
     before: number | undefined,
     apps: Iterable<{ readonly tenantId: string; readonly clientId: string }>,
     keepPerApp: number,
+    usageBefore?: number,
   ): Promise<number>;
 }
 
 /** The class of a status (2 … 5). */
 export function statusClassOf(status: number): number {
   return Math.floor(status / 100);
+}
+
+/** SQL's sums per bucket, `[start, 2xx, 3xx, 4xx, 5xx]` (numbers or numeric strings), as counts of each class. */
+export function usageOf(rows: ReadonlyArray<readonly unknown[]>): UsageCount[] {
+  const counts: UsageCount[] = [];
+  for (const [start, ...classes] of rows) {
+    classes.forEach((count, index) => {
+      if (Number(count) > 0) {
+        counts.push({ start: Number(start), statusClass: (index + 2) as StatusClass, count: Number(count) });
+      }
+    });
+  }
+  return counts.sort((a, b) => a.start - b.start || a.statusClass - b.statusClass);
 }
 
 /** A page of `limit` from `limit + 1` rows read: the extra row only says another page exists. */

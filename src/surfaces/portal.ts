@@ -7,6 +7,7 @@ import type { GrantStore } from '../auth/grant-store.js';
 import type { SessionStore } from '../auth/session-store.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import type { RequestLogStore } from '../storage/request-log-store.js';
 import { registerAssets } from '../portal/assets.js';
 import { registerDashboard } from '../portal/dashboard.js';
 import { registerErrorPages } from '../portal/error-pages.js';
@@ -18,7 +19,9 @@ import { sessionHook } from '../portal/portal-context.js';
 import { securityHeaders } from '../portal/security-headers.js';
 import { Sessions } from '../portal/sessions.js';
 import { registerReferencePage } from '../portal/reference-page.js';
+import { registerRequestLogPages } from '../portal/request-log-pages.js';
 import { registerSignup } from '../portal/signup.js';
+import { registerUsagePage } from '../portal/usage-page.js';
 import { registerVersionsPage } from '../portal/versions-page.js';
 
 export interface PortalSurfaceOptions {
@@ -26,6 +29,10 @@ export interface PortalSurfaceOptions {
   readonly store: AuthStore;
   readonly sessionStore: SessionStore;
   readonly grants: GrantStore;
+  /** The request log, read by an app's log and usage pages. */
+  readonly requestLog: RequestLogStore;
+  /** Now, in ms: the usage page's last hour and day. */
+  readonly clock: () => number;
   /** Counts sign-ups per IP, with the open API operation (the open limit). */
   readonly openLimiter: RateLimiter;
   /** The path of PORTAL_URL, no trailing slash: '' when the portal has a host of its own. */
@@ -35,7 +42,7 @@ export interface PortalSurfaceOptions {
 /** Registered with `prefix: portalPrefix`: routes are relative to it, links in the pages name it. */
 export async function portalSurface(
   portal: FastifyInstance,
-  { config, store, sessionStore, grants, openLimiter, portalPrefix }: PortalSurfaceOptions,
+  { config, store, sessionStore, grants, requestLog, clock, openLimiter, portalPrefix }: PortalSurfaceOptions,
 ): Promise<void> {
   // Cookies are parsed on the portal's requests only: the API's hot paths never pay for it.
   await portal.register(fastifyCookie);
@@ -52,6 +59,9 @@ export async function portalSurface(
   registerSignup(portal, store, config.publicUrl, openLimiter, wrongMethod, portalPrefix);
   registerLogin(portal, { store: sessionStore, sessions, prefix: portalPrefix, wrongMethod });
   registerDashboard(portal, { sessions: sessionStore, grants }, portalPrefix, wrongMethod);
+  const appPages = { sessions: sessionStore, requestLog, prefix: portalPrefix, wrongMethod };
+  registerRequestLogPages(portal, { ...appPages, config });
+  registerUsagePage(portal, { ...appPages, config, clock });
   // Fastify chooses a not-found handler by prefix. A portal on a host of its own has none to
   // claim (it shares `/` with the API host), so its unknown paths get the root's catalogue 404.
   if (portalPrefix !== '') portal.setNotFoundHandler(notFoundPage(portalPrefix));

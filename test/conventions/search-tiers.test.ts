@@ -192,12 +192,12 @@ test('items stored before the search index get their keys when the migration tha
   await create(api, 'dogs', { name: 'Rexford' });
   await create(api, 'dogs', { name: 'Rex', location: 'Tromsø' });
   await create(api, 'foods', { name: 'Kibble', brand: 'Rex' });
-  // Back to the schema before migration 7, the items kept.
+  // Back to the schema before migration 8, the items kept.
   for (const table of ['dogs', 'owners', 'veterinarians', 'foods'])
     await rawRun(api.storage, `DROP TABLE ${table}_search_keys`);
-  await rawRun(api.storage, 'DELETE FROM schema_migrations WHERE version = 7');
+  await rawRun(api.storage, 'DELETE FROM schema_migrations WHERE version = 8');
   await api.storage.migrate();
-  assert.equal(await rawValue(api.storage, 'SELECT max(version) FROM schema_migrations'), 7);
+  assert.equal(await rawValue(api.storage, 'SELECT max(version) FROM schema_migrations'), 8);
   assert.deepEqual(await dogNames(api, '/v2/dogs?q=rex'), ['Rex', 'Rexford']);
   assert.deepEqual(await dogNames(api, '/v2/dogs?q=tromso'), ['Rex']);
   const search = await api.request({ url: '/v2/search?q=rex&types=foods' });

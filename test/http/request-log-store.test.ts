@@ -87,12 +87,12 @@ test('an entry is read back whole, and only by its own account', async (t) => {
     durationMs: 0.375,
   });
   await log.insertBatch(batchOf([failed]));
-  const found = await log.get(tenantScope('tenant-a'), 'req-42');
+  const [found] = (await log.list(tenantScope('tenant-a'), { clientId: 'app-1', requestId: 'req-42', limit: 1 }))
+    .entries;
   assert.ok(found);
   const { seq, ...rest } = found;
   assert.equal(typeof seq, 'number');
   assert.deepEqual(rest, failed);
-  assert.equal(await log.get(tenantScope('tenant-b'), 'req-42'), undefined);
   const theirs = await log.list(tenantScope('tenant-b'), { clientId: 'app-1', limit: 10 });
   assert.deepEqual(theirs.entries, []);
   const byId = await log.list(tenantScope('tenant-b'), { clientId: 'app-1', requestId: 'req-42', limit: 10 });
@@ -157,4 +157,35 @@ test('pruning deletes entries older than the cut-off, and all but the newest of 
   await log.insertBatch(batchOf([entry({ requestId: 'older', time: NOW - 9 * DAY_MS, clientId: 'app-3' })]));
   assert.equal(await log.prune(undefined, [{ tenantId: 'tenant-a', clientId: 'app-2' }], 5), 1);
   assert.equal((await log.list(tenantScope('tenant-a'), { clientId: 'app-3', limit: 100 })).entries.length, 1);
+});
+
+test('usage outlives the log: its hourly counts stay when entries go by age or count, until their own 31 days', async (t) => {
+  const { storage } = await build(t);
+  const log = storage.requestLog;
+  const day = Math.floor(NOW / DAY_MS) * DAY_MS;
+  const scope = tenantScope('tenant-a');
+  // 12 requests ten days ago (past the log's 7 days), 3 today; the log keeps at most 2 per app.
+  const old = Array.from({ length: 12 }, (_, index) => entry({ requestId: `old${index}`, time: day - 10 * DAY_MS }));
+  const today = Array.from({ length: 3 }, (_, index) => entry({ requestId: `new${index}`, time: day + index }));
+  await log.insertBatch(batchOf(old));
+  await log.insertBatch(batchOf(today));
+  await log.prune(NOW - 7 * DAY_MS, [{ tenantId: 'tenant-a', clientId: 'app-1' }], 2, NOW - 31 * DAY_MS);
+  assert.equal((await log.list(scope, { clientId: 'app-1', limit: 100 })).entries.length, 2);
+  const usage = [
+    { start: day - 10 * DAY_MS, statusClass: 2, count: 12 },
+    { start: day, statusClass: 2, count: 3 },
+  ];
+  assert.deepEqual(await log.usage(scope, 'app-1', DAY_MS, NOW - 30 * DAY_MS), usage);
+  // Two flushes in one hour add up in one row.
+  await log.insertBatch(batchOf([entry({ requestId: 'late', time: day + 5, status: 404 })]));
+  assert.deepEqual(await log.usage(scope, 'app-1', DAY_MS, NOW - 30 * DAY_MS), [
+    ...usage,
+    { start: day, statusClass: 4, count: 1 },
+  ]);
+  // The counts' own horizon.
+  await log.prune(undefined, [], 2, day - 5 * DAY_MS);
+  assert.deepEqual(await log.usage(scope, 'app-1', DAY_MS, NOW - 30 * DAY_MS), [
+    { start: day, statusClass: 2, count: 3 },
+    { start: day, statusClass: 4, count: 1 },
+  ]);
 });

@@ -10,7 +10,7 @@ import type { RequestLogEntry, RequestLogStore } from '../../src/storage/request
 
 class MemoryStore {
   readonly batches: RequestLogEntry[][] = [];
-  readonly prunes: Array<{ before: number | undefined; apps: string[]; keep: number }> = [];
+  readonly prunes: Array<{ before: number | undefined; apps: string[]; keep: number; usageBefore?: number }> = [];
   failing = false;
 
   insertBatch(batch: RequestLogBatch): Promise<void> {
@@ -23,8 +23,10 @@ class MemoryStore {
     before: number | undefined,
     apps: Iterable<{ tenantId: string; clientId: string }>,
     keep: number,
+    usageBefore?: number,
   ): Promise<number> {
-    this.prunes.push({ before, apps: [...apps].map((app) => `${app.tenantId}/${app.clientId}`), keep });
+    const names = [...apps].map((app) => `${app.tenantId}/${app.clientId}`);
+    this.prunes.push({ before, apps: names, keep, ...(usageBefore === undefined ? {} : { usageBefore }) });
     return Promise.resolve(0);
   }
 }
@@ -96,6 +98,8 @@ test('pruning after a flush names the apps written since the last one, at most o
   assert.deepEqual(prune!.apps, ['a/app1', 'b/app2']);
   assert.equal(prune!.keep, 10000);
   assert.ok(Math.abs(prune!.before! - (before - 3 * 24 * 3600 * 1000)) < 5000);
+  // The hourly usage counts have their own 31 days, whatever REQUEST_LOG_DAYS is.
+  assert.ok(Math.abs(prune!.usageBefore! - (before - 31 * 24 * 3600 * 1000)) < 5000);
   log.record(apiRequest('a', 'app1'), 200, 0.5, 2);
   await log.close();
   assert.equal(store.prunes.length, 1, 'not again within the interval');

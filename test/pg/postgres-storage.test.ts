@@ -79,6 +79,7 @@ test(
       'owners',
       'owners_search_keys',
       'request_log',
+      'request_usage',
       'veterinarians',
       'veterinarians_search_keys',
     ]);

@@ -9,7 +9,7 @@ import { migrations, SEARCH_INDEXED } from './postgres-migrations.js';
 import { selectList } from './postgres-sql.js';
 
 /** The migration that creates the search index (postgres-migrations.ts). */
-const SEARCH_KEYS_VERSION = 7;
+const SEARCH_KEYS_VERSION = 8;
 /** Items read, and their keys written, per statement when the stored items are indexed. */
 const ITEMS_PER_BATCH = 500;
 

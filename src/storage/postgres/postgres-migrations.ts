@@ -57,7 +57,7 @@ function searchKeysTable(table: string): string {
     );`;
 }
 
-/** The resources migration 7 gives a search index; their stored items get their keys when it runs. */
+/** The resources migration 8 gives a search index; their stored items get their keys when it runs. */
 export const SEARCH_INDEXED: readonly string[] = ['dogs', 'owners', 'veterinarians', 'foods'];
 
 export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
@@ -239,6 +239,24 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
   },
   {
     version: 7,
+    description: 'the usage kept beside the request log: requests per account, app, hour and status class',
+    // Tenant data (distributed by tenant_id under Citus). One row per app and hour (its start, ms since the epoch,
+    // UTC), added to at each flush, kept 31 days, beyond the log's REQUEST_LOG_DAYS and its 10,000 per app.
+    sql: `
+      CREATE TABLE request_usage (
+        tenant_id text NOT NULL,
+        client_id text NOT NULL,
+        hour bigint NOT NULL,
+        count_2xx bigint NOT NULL,
+        count_3xx bigint NOT NULL,
+        count_4xx bigint NOT NULL,
+        count_5xx bigint NOT NULL,
+        PRIMARY KEY (tenant_id, client_id, hour)
+      );
+      CREATE INDEX request_usage_age ON request_usage (hour);`,
+  },
+  {
+    version: 8,
     description: 'the search index: edge-prefix keys of each item, read by tier in creation order (SPEC §5)',
     // One row per key an item is found by (src/storage/search-keys.ts); the primary key (tenant, key, seq) makes a
     // tier one index range in creation order, with the tenant inside it. COLLATE "C": keys compare as bytes, the

@@ -5,7 +5,8 @@ import {
   type RequestLogPage,
   type RequestLogQuery,
   type RequestLogStore,
-  type StatusClass,
+  HOUR_MS,
+  usageOf,
   type StoredRequest,
   type UsageCount,
 } from '../request-log-store.js';
@@ -21,6 +22,22 @@ const INSERT =
   'INSERT INTO request_log (tenant_id, client_id, time, method, path, version, status, status_class, code, ' +
   'message, duration_ms, request_id) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], ' +
   '$5::text[], $6::integer[], $7::integer[], $8::integer[], $9::integer[], $10::text[], $11::float8[], $12::text[])';
+
+const ADD_USAGE =
+  'INSERT INTO request_usage (tenant_id, client_id, hour, count_2xx, count_3xx, count_4xx, count_5xx) ' +
+  'SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], ' +
+  '$7::bigint[]) ON CONFLICT (tenant_id, client_id, hour) DO UPDATE SET ' +
+  'count_2xx = request_usage.count_2xx + excluded.count_2xx, count_3xx = request_usage.count_3xx + excluded.count_3xx, ' +
+  'count_4xx = request_usage.count_4xx + excluded.count_4xx, count_5xx = request_usage.count_5xx + excluded.count_5xx';
+
+// Each hour's start down to its bucket's (% works on integers in both databases, whatever the bound type).
+const USAGE =
+  'SELECT hour - hour % $1 AS start, sum(count_2xx), sum(count_3xx), sum(count_4xx), sum(count_5xx) ' +
+  'FROM request_usage WHERE tenant_id = $2 AND client_id = $3 AND hour >= $4 GROUP BY start ORDER BY start';
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 type Row = [
   string,
@@ -77,7 +94,18 @@ export class PostgresRequestLog implements RequestLogStore {
       ];
       values.forEach((value, column) => (columns[column]![index] = value));
     });
-    await this.db.run(INSERT, columns);
+    // Sorted, so that two nodes adding to the same hours take their row locks in the same order.
+    const hours = batch
+      .hours()
+      .sort((a, b) => compare(a.tenantId, b.tenantId) || compare(a.clientId, b.clientId) || a.hour - b.hour);
+    const usage = Array.from({ length: 7 }, (): unknown[] => []);
+    for (const { tenantId, clientId, hour, classes } of hours) {
+      [tenantId, clientId, hour, ...classes].forEach((value, column) => usage[column]!.push(value));
+    }
+    await this.db.transaction(async (tx) => {
+      await tx.run(INSERT, columns);
+      await tx.run(ADD_USAGE, usage);
+    });
   }
 
   async list(scope: TenantScope, query: RequestLogQuery): Promise<RequestLogPage> {
@@ -101,32 +129,18 @@ export class PostgresRequestLog implements RequestLogStore {
     return pageOf(rows.map(entryOf), query.limit);
   }
 
-  async get(scope: TenantScope, requestId: string): Promise<StoredRequest | undefined> {
-    const [row] = await this.db.rows<Row>(
-      `SELECT ${COLUMNS} FROM request_log WHERE tenant_id = $1 AND request_id = $2 ORDER BY seq DESC LIMIT 1`,
-      [scope.tenantId, requestId],
-    );
-    return row && entryOf(row);
-  }
-
   async usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]> {
-    const rows = await this.db.rows<[string, number, string]>(
-      'SELECT (time / $1) * $1 AS start, status_class, count(*) FROM request_log ' +
-        'WHERE tenant_id = $2 AND client_id = $3 AND time >= $4 GROUP BY start, status_class ORDER BY start, status_class',
-      [bucketMs, scope.tenantId, clientId, since],
-    );
-    return rows.map(([start, statusClass, count]) => ({
-      start: Number(start),
-      statusClass: statusClass as StatusClass,
-      count: Number(count),
-    }));
+    const rows = await this.db.rows(USAGE, [bucketMs, scope.tenantId, clientId, since - (since % HOUR_MS)]);
+    return usageOf(rows);
   }
 
   async prune(
     before: number | undefined,
     apps: Iterable<{ readonly tenantId: string; readonly clientId: string }>,
     keepPerApp: number,
+    usageBefore?: number,
   ): Promise<number> {
+    if (usageBefore !== undefined) await this.db.run('DELETE FROM request_usage WHERE hour < $1', [usageBefore]);
     let deleted = before === undefined ? 0 : await this.db.run('DELETE FROM request_log WHERE time < $1', [before]);
     // Per app: everything below its keepPerApp-th newest seq, found by the (tenant_id, client_id, seq) index.
     for (const { tenantId, clientId } of apps) {

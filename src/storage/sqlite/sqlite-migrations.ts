@@ -33,7 +33,7 @@ function searchKeysTable(table: string): string {
     ) WITHOUT ROWID;`;
 }
 
-/** The resources migration 7 gives a search index; their stored items get their keys when it runs. */
+/** The resources migration 8 gives a search index; their stored items get their keys when it runs. */
 export const SEARCH_INDEXED: readonly string[] = ['dogs', 'owners', 'veterinarians', 'foods'];
 
 export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
@@ -225,6 +225,25 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
   },
   {
     version: 7,
+    description: 'the usage kept beside the request log: requests per account, app, hour and status class',
+    // One row per app and hour (hour: its start, ms since the epoch, UTC), added to at each flush, kept 31 days: the
+    // usage page's 30 days outlive the log's REQUEST_LOG_DAYS and its 10,000 requests per app. hour leads its own
+    // index for the pruning by age.
+    sql: `
+      CREATE TABLE request_usage (
+        tenant_id TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        hour INTEGER NOT NULL,
+        count_2xx INTEGER NOT NULL,
+        count_3xx INTEGER NOT NULL,
+        count_4xx INTEGER NOT NULL,
+        count_5xx INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, client_id, hour)
+      ) WITHOUT ROWID;
+      CREATE INDEX request_usage_age ON request_usage (hour);`,
+  },
+  {
+    version: 8,
     description: 'the search index: edge-prefix keys of each item, read by tier in creation order (SPEC §5)',
     // One row per key an item is found by (src/storage/search-keys.ts), clustered by (tenant, key, seq): a tier is
     // one range of it, in creation order, and the tenant is in the key, so no row is joined to learn its tenant.

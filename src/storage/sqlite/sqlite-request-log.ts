@@ -7,7 +7,8 @@ import {
   type RequestLogPage,
   type RequestLogQuery,
   type RequestLogStore,
-  type StatusClass,
+  HOUR_MS,
+  usageOf,
   type StoredRequest,
   type UsageCount,
 } from '../request-log-store.js';
@@ -18,7 +19,6 @@ import {
   offsetOf,
   olderThan,
   packedRow,
-  timesAndStatuses,
   unpack,
   type PackedApp,
   type RequestLogBatch,
@@ -38,6 +38,17 @@ const INSERT =
   'INSERT INTO request_log (tenant_id, client_id, first_seq, count, first_time, last_time, count_2xx, count_3xx, ' +
   'count_4xx, count_5xx, entries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
+const ADD_USAGE =
+  'INSERT INTO request_usage (tenant_id, client_id, hour, count_2xx, count_3xx, count_4xx, count_5xx) ' +
+  'VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, client_id, hour) DO UPDATE SET ' +
+  'count_2xx = count_2xx + excluded.count_2xx, count_3xx = count_3xx + excluded.count_3xx, ' +
+  'count_4xx = count_4xx + excluded.count_4xx, count_5xx = count_5xx + excluded.count_5xx';
+
+// Each hour's start down to its bucket's (% works on integers in both databases, whatever the bound type).
+const USAGE =
+  'SELECT hour - hour % ? AS start, sum(count_2xx), sum(count_3xx), sum(count_4xx), sum(count_5xx) ' +
+  'FROM request_usage WHERE tenant_id = ? AND client_id = ? AND hour >= ? GROUP BY start ORDER BY start';
+
 const LAST_SEQ =
   'SELECT first_seq + count - 1 FROM request_log WHERE tenant_id = ? AND client_id = ? ORDER BY first_seq DESC LIMIT 1';
 
@@ -56,8 +67,11 @@ export class SqliteRequestLog implements RequestLogStore {
   async insertBatch(batch: RequestLogBatch): Promise<void> {
     // Each app's records of the batch become one row, its bytes as packed; one job of the group commit writes them.
     const apps = batch.apps();
+    const hours = batch.hours();
     await this.writes.run(() => {
       for (const app of apps) this.insertRow(app, this.takeSeqs(app.tenantId, app.clientId, app.count));
+      const add = this.statements.get(ADD_USAGE);
+      for (const { tenantId, clientId, hour, classes } of hours) add.run(tenantId, clientId, hour, ...classes);
     });
   }
 
@@ -66,6 +80,11 @@ export class SqliteRequestLog implements RequestLogStore {
     const params: unknown[] = [scope.tenantId, query.clientId];
     // A row without a request of the class is skipped unread (StatusClass is 2 … 5: the column name is safe).
     if (query.statusClass !== undefined) sql += ` AND count_${query.statusClass}xx > 0`;
+    // instr() on the packed bytes finds the rows that can hold the id without unpacking the others.
+    if (query.requestId !== undefined) {
+      sql += ' AND instr(entries, ?) > 0';
+      params.push(Buffer.from(query.requestId));
+    }
     if (query.before !== undefined) {
       sql += ' AND first_seq < ?';
       params.push(query.before);
@@ -86,39 +105,22 @@ export class SqliteRequestLog implements RequestLogStore {
     return pageOf(rows, query.limit);
   }
 
-  async get(scope: TenantScope, requestId: string): Promise<StoredRequest | undefined> {
-    // instr() on the packed bytes finds the rows that can hold the id without unpacking the others.
-    const sql = `SELECT ${ROW} FROM request_log WHERE tenant_id = ? AND instr(entries, ?) > 0 ORDER BY first_seq DESC`;
-    let found: StoredRequest | undefined;
-    for (const row of this.iterate<BatchRow>(sql, [scope.tenantId, Buffer.from(requestId)])) {
-      for (const entry of unpackRow(row))
-        if (entry.requestId === requestId && (!found || entry.seq > found.seq)) found = entry;
-    }
-    return found;
-  }
-
   async usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]> {
-    const sql = `SELECT ${ROW} FROM request_log WHERE tenant_id = ? AND client_id = ? AND last_time >= ?`;
-    const counts = new Map<string, UsageCount>();
-    for (const row of this.iterate<BatchRow>(sql, [scope.tenantId, clientId, since])) {
-      for (const [time, status] of timesAndStatuses(row.entries)) {
-        if (time < since) continue;
-        const start = time - (time % bucketMs);
-        const statusClass = statusClassOf(status) as StatusClass;
-        const key = `${start} ${statusClass}`;
-        const count = counts.get(key);
-        counts.set(key, { start, statusClass, count: (count?.count ?? 0) + 1 });
-      }
-    }
-    return [...counts.values()].sort((a, b) => a.start - b.start || a.statusClass - b.statusClass);
+    const rows = this.statements
+      .get(USAGE)
+      .raw()
+      .all(bucketMs, scope.tenantId, clientId, since - (since % HOUR_MS));
+    return usageOf(rows as unknown[][]);
   }
 
   async prune(
     before: number | undefined,
     apps: Iterable<{ readonly tenantId: string; readonly clientId: string }>,
     keepPerApp: number,
+    usageBefore?: number,
   ): Promise<number> {
     return this.writes.run(() => {
+      if (usageBefore !== undefined) this.statements.get('DELETE FROM request_usage WHERE hour < ?').run(usageBefore);
       let deleted = before === undefined ? 0 : this.pruneOlder(before);
       // seq is counted per app: its newest keepPerApp are the last keepPerApp numbers, found without a walk.
       for (const { tenantId, clientId } of apps) {

@@ -51,7 +51,7 @@ import { SqliteWrites } from './sqlite-writes.js';
 import { SqliteSearch } from './sqlite-search.js';
 
 /** The migration that creates the search index (sqlite-migrations.ts). */
-const SEARCH_KEYS_VERSION = 7;
+const SEARCH_KEYS_VERSION = 8;
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
