@@ -1,7 +1,7 @@
 // Pages of search results in SPEC §5's tiers, read through the search index's streams until the page is full.
 import type { Item, ResourceDef } from '../resources/definition.js';
 import { resources } from '../resources/index.js';
-import { tierOf, tierStreams, wordKeys, type Postings, type SearchText, type TierStream } from './search-keys.js';
+import { tierOf, tierStreams, wordKeysOf, type Postings, type SearchText, type TierStream } from './search-keys.js';
 import type { SearchHit } from './storage.js';
 
 /** A row of a stream: the tier of the stream it came from, the item's seq and the item. */
@@ -14,16 +14,17 @@ interface StreamRow {
 /** A backend's search index, for one resource, tenant and request (its filters and relation). */
 export interface StreamSource {
   /**
-   * For each stream in order, its first `limit` rows in creation order (after `afterSeq` when given) that have its
-   * `also` keys, joined to the items the query's tenant, filters and relation allow; `limit` rows at most in all.
+   * For each stream in order, its first `limit` rows in creation order (its keys' postings merged, after `afterSeq`
+   * when given) that have one of each of its `also` sets of keys, joined to the items the query's tenant, filters and
+   * relation allow; `limit` rows at most in all. An item may come twice in a stream of several keys.
    */
   read(streams: readonly TierStream[], limit: number, afterSeq?: number): Promise<StreamRow[]>;
   /** How many postings each key has, counted up to POSTINGS_BOUND. */
   postings(keys: readonly string[]): Promise<Postings>;
 }
 
-/** Counting postings stops here: enough to tell a rare word from a common one. */
-export const POSTINGS_BOUND = 100;
+/** Counting postings stops here: enough to tell a rare word from a common one, and none from some. */
+export const POSTINGS_BOUND = 30;
 
 /** A ranked hit: its tier and seq. */
 export interface TieredItem {
@@ -43,7 +44,7 @@ export async function tieredMatches(
   need: number,
   source: StreamSource,
 ): Promise<TieredItem[]> {
-  const keys = wordKeys(def, text);
+  const keys = wordKeysOf(def, text);
   let pending = tierStreams(def, text, keys.length > 0 ? await source.postings(keys) : undefined);
   const found: TieredItem[] = [];
   while (pending.length > 0) {
@@ -60,7 +61,10 @@ export async function tieredMatches(
       let more = rows.length === need || stream.tier === cut;
       for (;;) {
         rows.sort((a, b) => a.seq - b.seq);
-        for (const row of rows) {
+        for (let at = 0; at < rows.length; at += 1) {
+          const row = rows[at]!;
+          // Keys of several fields may give the same item twice.
+          if (at > 0 && rows[at - 1]!.seq === row.seq) continue;
           if (tierOf(def, row.item, text) !== stream.tier) continue;
           found.push(row);
           if (found.length === need) return found;

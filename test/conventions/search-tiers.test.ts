@@ -193,8 +193,16 @@ test('items stored before the search index get their keys when the migration tha
   await create(api, 'dogs', { name: 'Rex', location: 'Tromsø' });
   await create(api, 'foods', { name: 'Kibble', brand: 'Rex' });
   // Back to the schema before migration 8, the items kept.
-  for (const table of ['dogs', 'owners', 'veterinarians', 'foods'])
+  for (const table of ['dogs', 'owners', 'veterinarians', 'foods']) {
     await rawRun(api.storage, `DROP TABLE ${table}_search_keys`);
+    // What migration 8 drops: SQLite's FTS5 table, PostgreSQL's search columns.
+    await rawRun(
+      api.storage,
+      api.storage.kind === 'sqlite'
+        ? `CREATE VIRTUAL TABLE ${table}_fts USING fts5 (words)`
+        : `ALTER TABLE ${table} ADD COLUMN search_words text NOT NULL DEFAULT '', ADD COLUMN search_vector tsvector NOT NULL DEFAULT ''`,
+    );
+  }
   await rawRun(api.storage, 'DELETE FROM schema_migrations WHERE version = 8');
   await api.storage.migrate();
   assert.equal(await rawValue(api.storage, 'SELECT max(version) FROM schema_migrations'), 8);

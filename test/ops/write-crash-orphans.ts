@@ -22,26 +22,7 @@ const ORPHANS: Record<string, string> = {
 
 const RESOURCES = ['dogs', 'owners', 'veterinarians', 'foods'];
 
-/** SQLite keeps search words in an FTS table per resource, one row per item (rowid = seq): both ways must match. */
-const SQLITE_SEARCH: Record<string, string> = Object.fromEntries(
-  RESOURCES.flatMap((table) => [
-    [
-      `${table}_fts rows without their item`,
-      `SELECT count(*) FROM ${table}_fts WHERE rowid NOT IN (SELECT seq FROM ${table})`,
-    ],
-    [
-      `${table} without search words`,
-      `SELECT count(*) FROM ${table} WHERE seq NOT IN (SELECT rowid FROM ${table}_fts)`,
-    ],
-  ]),
-);
-
-/** PostgreSQL keeps them in the item's own row: none may be left empty (every item has a name). */
-const POSTGRES_SEARCH: Record<string, string> = Object.fromEntries(
-  RESOURCES.map((table) => [`${table} without search words`, `SELECT count(*) FROM ${table} WHERE search_words = ''`]),
-);
-
-/** The search index of ranked search (both backends): no key without its item, no item without its name's key. */
+/** The search index of ranked search (both backends): no key without its item, no item without its keys. */
 const SEARCH_KEYS: Record<string, string> = Object.fromEntries(
   RESOURCES.flatMap((table) => [
     [
@@ -62,7 +43,7 @@ export function sqliteOrphans(dataDir: string): Record<string, number> {
   const db = new Database(path.join(dataDir, 'registry.sqlite'), { readonly: true });
   try {
     const counts: Record<string, number> = {};
-    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SQLITE_SEARCH, ...SEARCH_KEYS }))
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SEARCH_KEYS }))
       counts[name] = Number(db.prepare(sql).pluck().get());
     return counts;
   } finally {
@@ -76,7 +57,7 @@ export async function postgresOrphans(url: string): Promise<Record<string, numbe
   await client.connect();
   try {
     const counts: Record<string, number> = {};
-    for (const [name, sql] of Object.entries({ ...ORPHANS, ...POSTGRES_SEARCH, ...SEARCH_KEYS }))
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SEARCH_KEYS }))
       counts[name] = Number((await client.query<{ count: string }>(sql)).rows[0]?.count);
     return counts;
   } finally {

@@ -5,8 +5,6 @@
 // takes the schema as it is. `seq` is the creation order; `id` the opaque public id, unique per
 // tenant. Text filters compare lower(column), so their indexes are on that expression; an enum
 // (state) holds lower-case values and is compared as stored.
-// `search_words` holds the words the service folded itself (search-words.ts); `search_vector`
-// the same words as a tsvector for the GIN index, built from them without a text parser.
 
 function resourceTable(table: string, columns: string): string {
   return `
@@ -17,11 +15,16 @@ function resourceTable(table: string, columns: string): string {
       ${columns},
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
-      search_words text NOT NULL DEFAULT '',
-      search_vector tsvector NOT NULL DEFAULT ''::tsvector,
       PRIMARY KEY (tenant_id, seq),
       UNIQUE (tenant_id, id)
-    );
+    );`;
+}
+
+/** Migration 1's search index, columns of words under a GIN index, which migration 8 replaced with the search keys. */
+function firstSearchIndex(table: string): string {
+  return `
+    ALTER TABLE ${table} ADD COLUMN search_words text NOT NULL DEFAULT '',
+      ADD COLUMN search_vector tsvector NOT NULL DEFAULT ''::tsvector;
     CREATE INDEX ${table}_search ON ${table} USING gin (search_vector);`;
 }
 
@@ -111,7 +114,8 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       ${filterIndex('foods', 'brand')}
 
       ${linkTable('dog_foods', 'dog_id', 'food_id')}
-      ${linkTable('owner_veterinarians', 'owner_id', 'veterinarian_id')}`,
+      ${linkTable('owner_veterinarians', 'owner_id', 'veterinarian_id')}
+      ${SEARCH_INDEXED.map(firstSearchIndex).join('')}`,
   },
   {
     version: 2,
@@ -261,6 +265,9 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     // One row per key an item is found by (src/storage/search-keys.ts); the primary key (tenant, key, seq) makes a
     // tier one index range in creation order, with the tenant inside it. COLLATE "C": keys compare as bytes, the
     // same as on SQLite. Items stored before this migration get their keys on start (PostgresStorage.migrate).
-    sql: SEARCH_INDEXED.map(searchKeysTable).join(''),
+    // The tsvector columns of migration 1 go (with their GIN index): the keys are the one search index.
+    sql: SEARCH_INDEXED.map(
+      (table) => `${searchKeysTable(table)} ALTER TABLE ${table} DROP COLUMN search_words, DROP COLUMN search_vector;`,
+    ).join(''),
   },
 ];

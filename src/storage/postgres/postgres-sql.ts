@@ -3,7 +3,7 @@ import { columnOf, representedFields, type AssociationDef, type ResourceDef } fr
 import type { Sort } from '../../query/collection.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import type { Criteria, Scope } from '../storage.js';
-import { searchQuery } from './text-search.js';
+import { matchKeys, searchText, type TierStream } from '../search-keys.js';
 
 /** Positional parameters collected while a statement is written: add() gives the placeholder of a value. */
 export class Params {
@@ -52,7 +52,7 @@ export interface Where {
 }
 
 /** The WHERE clause of tenant, filters, relation and search; undefined when nothing can match. */
-export function whereClause(scope: Scope, criteria: Criteria, params: Params): Where | undefined {
+export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria, params: Params): Where | undefined {
   const clauses: string[] = [];
   // The public view reads every tenant's rows; a tenant's reads are bounded by its id.
   if (scope.kind === 'tenant') clauses.push(`t.tenant_id = ${params.add(scope.tenantId)}`);
@@ -73,44 +73,56 @@ export function whereClause(scope: Scope, criteria: Criteria, params: Params): W
     }
   }
   if (criteria.q !== undefined) {
-    // The match set (count, and q with sort); ranked pages read the tiers instead (streamsQuery).
-    const query = searchQuery(criteria.q);
-    if (query === undefined) return undefined;
-    clauses.push(`t.search_vector @@ ${params.add(query)}::tsquery`);
+    // The match set (count, and q with sort): for each word, the item's seq among those of the keys it needs.
+    // Ranked pages read the tiers instead (streamsQuery).
+    const text = searchText(criteria.q);
+    if (text === undefined) return undefined;
+    const owner = scope.kind === 'tenant' ? `m.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
+    for (const need of matchKeys(def, text)) {
+      const keys =
+        'keys' in need
+          ? `m.key = ANY(${params.add(need.keys)}::text[])`
+          : `(${need.ranges.map(([from, to]) => `(m.key >= ${params.add(from)} AND m.key < ${params.add(to)})`).join(' OR ')})`;
+      clauses.push(`t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}${keys})`);
+    }
   }
   return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true' };
 }
 
 /**
- * The streams of search tiers in one statement (search-tiers.ts): for each tier in order, its key's first `limit`
- * rows in creation order (after `afterSeq` when given) that have its `also` keys, joined to their items and the
- * criteria's filters and relation; rows are the item's columns, its seq, the tier. The tiers travel as arrays and a
- * LATERAL subquery reads each, so the text, and its prepared plan, is one whatever the query; the outer LIMIT stops
- * the tiers after the page. `also` keys are words (letters and digits), joined by spaces.
+ * The streams of search tiers in one statement (search-tiers.ts): for each tier in order, its keys' first `limit`
+ * rows in creation order (after `afterSeq` when given) that have one of each of its `also` sets of keys, joined to
+ * their items and the criteria's filters and relation; rows are the item's columns, its seq, the tier. The tiers
+ * travel as arrays and LATERAL subqueries read each key, so the text, and its prepared plan, is one whatever the
+ * query; the outer LIMIT stops the tiers after the page. A tier's keys are joined by `|` (keys hold letters, digits
+ * and spaces), its `also` sets by `|` and a set's keys by `,`.
  */
 export function streamsQuery(
   def: ResourceDef,
   scope: Scope,
   criteria: Criteria,
-  streams: ReadonlyArray<{ readonly tier: number; readonly key: string; readonly also: readonly string[] }>,
+  streams: readonly TierStream[],
   limit: number,
   afterSeq: number | undefined,
 ): { sql: string; params: unknown[] } {
   const params = new Params();
-  const where = whereClause(scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
+  const where = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
   const tiers = params.add(streams.map((stream) => stream.tier));
-  const keys = params.add(streams.map((stream) => stream.key));
-  const also = params.add(streams.map((stream) => stream.also.join(' ')));
+  const keys = params.add(streams.map((stream) => stream.keys.join('|')));
+  const also = params.add(streams.map((stream) => stream.also.map((set) => set.join(',')).join('|')));
   let bounds = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
   if (afterSeq !== undefined) bounds += `k.seq > ${params.add(afterSeq)} AND `;
   const most = params.add(limit);
-  const sql = `SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${also}::text[]) WITH ORDINALITY AS s(tier, key, also, n)
-    CROSS JOIN LATERAL (SELECT ${selectList(def)}, k.seq, s.tier FROM ${def.name}_search_keys k
-      JOIN ${def.name} t ON t.tenant_id = k.tenant_id AND t.seq = k.seq
-      WHERE ${bounds}k.key = s.key AND ${where}
-        AND NOT EXISTS (SELECT 1 FROM unnest(string_to_array(s.also, ' ')) AS a(key) WHERE NOT EXISTS
-          (SELECT 1 FROM ${def.name}_search_keys x WHERE x.tenant_id = k.tenant_id AND x.key = a.key AND x.seq = k.seq))
-      ORDER BY k.seq LIMIT ${most}) r
+  const sql = `SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${also}::text[]) WITH ORDINALITY AS s(tier, keys, also, n)
+    CROSS JOIN LATERAL (SELECT m.* FROM unnest(string_to_array(s.keys, '|')) AS kk(key)
+      CROSS JOIN LATERAL (SELECT ${selectList(def)}, k.seq AS seq_, s.tier FROM ${def.name}_search_keys k
+        JOIN ${def.name} t ON t.tenant_id = k.tenant_id AND t.seq = k.seq
+        WHERE ${bounds}k.key = kk.key AND ${where}
+          AND NOT EXISTS (SELECT 1 FROM unnest(string_to_array(s.also, '|')) AS a(keys) WHERE NOT EXISTS
+            (SELECT 1 FROM ${def.name}_search_keys x WHERE x.tenant_id = k.tenant_id
+              AND x.key = ANY(string_to_array(a.keys, ',')) AND x.seq = k.seq))
+        ORDER BY k.seq LIMIT ${most}) m
+      ORDER BY m.seq_ LIMIT ${most}) r
     LIMIT ${most}`;
   return { sql, params: params.values };
 }
@@ -131,13 +143,11 @@ export function postingsQuery(
   return { sql: `SELECT ${counts.join(', ')}`, params: params.values };
 }
 
-/** The INSERT of one item: tenant, the represented fields, then the search columns. */
+/** The INSERT of one item: tenant, then the represented fields. */
 export function insertStatement(def: ResourceDef): string {
   const columns = representedFields(def).map(columnOf);
   const values = columns.map((_, index) => `$${index + 2}`);
-  const words = columns.length + 2;
-  return `INSERT INTO ${def.name} (tenant_id, ${columns.join(', ')}, search_words, search_vector)
-    VALUES ($1, ${values.join(', ')}, $${words}, $${words + 1}::tsvector)`;
+  return `INSERT INTO ${def.name} (tenant_id, ${columns.join(', ')}) VALUES ($1, ${values.join(', ')})`;
 }
 
 /**

@@ -82,7 +82,7 @@ export class PostgresStorage implements Storage {
   async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
     if (query.q !== undefined && !query.sort) return this.rankedPage(def, scope, query);
     const params = new Params();
-    const clause = whereClause(scope, query, params);
+    const clause = whereClause(def, scope, query, params);
     if (clause === undefined) return { items: [], hasMore: false };
     const sql = `SELECT ${selectList(def)} FROM ${def.name} t WHERE ${clause.where}
       ORDER BY ${orderBy(query.sort)} LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
@@ -128,7 +128,7 @@ export class PostgresStorage implements Storage {
 
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
     const params = new Params();
-    const clause = whereClause(scope, criteria, params);
+    const clause = whereClause(def, scope, criteria, params);
     if (clause === undefined) return 0;
     const [row] = await this.db.rows<[string]>(
       `SELECT count(*) FROM ${def.name} t WHERE ${clause.where}`,

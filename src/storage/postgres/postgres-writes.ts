@@ -29,8 +29,7 @@ import { MissingReferences } from '../storage-error.js';
 import type { IdempotencyClaim, IdempotencyKey, Precondition, TenantScope } from '../storage.js';
 import type { Connection, Executor } from './connection.js';
 import { insertStatement, Params, selectList } from './postgres-sql.js';
-import { searchColumns } from './text-search.js';
-import { itemKeys } from '../search-keys.js';
+import { changedKeys, itemKeys } from '../search-keys.js';
 
 /** Claims released again and again under our feet: the client is told to retry, as for a claim in progress. */
 const CLAIM_ROUNDS = 5;
@@ -40,7 +39,7 @@ const CLAIM_ROUNDS = 5;
  * parameters.
  */
 const insertIndexed = perDefinition((def: ResourceDef): string => {
-  const keys = representedFields(def).length + 4;
+  const keys = representedFields(def).length + 2;
   return `WITH created AS (${insertStatement(def)} RETURNING seq)
     INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, k.key, created.seq FROM created, unnest($${keys}::text[]) AS k(key)`;
 });
@@ -50,7 +49,7 @@ const insertIndexed = perDefinition((def: ResourceDef): string => {
  * client and the key follow the keys.
  */
 const insertAnswering = perDefinition((def: ResourceDef): string => {
-  const keys = representedFields(def).length + 4;
+  const keys = representedFields(def).length + 2;
   const next = keys + 1;
   return `WITH created AS (${insertStatement(def)} RETURNING seq),
     indexed AS (INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, k.key, created.seq FROM created, unnest($${keys}::text[]) AS k(key))
@@ -62,8 +61,7 @@ const insertAnswering = perDefinition((def: ResourceDef): string => {
  * INSERT alone, or with a key's answer the INSERT inside the UPDATE that stores the answer.
  */
 export async function createItem(db: Connection, scope: TenantScope, plan: CreatePlan): Promise<void> {
-  const { words, vector } = searchColumns(plan.def, plan.item);
-  const params = [scope.tenantId, ...plan.row, words, vector, itemKeys(plan.def, plan.item)];
+  const params = [scope.tenantId, ...plan.row, itemKeys(plan.def, plan.item)];
   if (plan.checks.length === 0 && plan.links.length === 0) {
     if (!plan.answer) await db.run(insertIndexed(plan.def), params);
     else
@@ -92,8 +90,7 @@ async function reindex(
   before: readonly string[],
   after: readonly string[],
 ): Promise<void> {
-  const kept = new Set(after);
-  const gone = before.filter((key) => !kept.delete(key));
+  const { gone, added } = changedKeys(before, after);
   if (gone.length > 0) {
     await tx.run(`DELETE FROM ${def.name}_search_keys WHERE tenant_id = $1 AND seq = $2 AND key = ANY($3::text[])`, [
       scope.tenantId,
@@ -101,11 +98,11 @@ async function reindex(
       gone,
     ]);
   }
-  if (kept.size > 0) {
+  if (added.length > 0) {
     await tx.run(`INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, unnest($3::text[]), $2`, [
       scope.tenantId,
       seq,
-      [...kept],
+      added,
     ]);
   }
 }
@@ -127,10 +124,8 @@ export async function updateItem(
   await checkReferences(tx, scope, plan.checks);
   const before = itemKeys(def, row.item);
   const item = applyUpdate(plan, row.item);
-  const { words, vector } = searchColumns(def, item);
   const params = new Params();
   const sets = changed.map((name) => `${columnOf(name)} = ${params.add(item[name])}`);
-  sets.push(`search_words = ${params.add(words)}`, `search_vector = ${params.add(vector)}::tsvector`);
   await tx.run(
     `UPDATE ${def.name} SET ${sets.join(', ')} WHERE tenant_id = ${params.add(scope.tenantId)} AND seq = ${params.add(row.seq)}`,
     params.values,

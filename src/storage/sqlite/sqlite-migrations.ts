@@ -15,8 +15,12 @@ function resourceTable(table: string, columns: string): string {
       updated_at TEXT NOT NULL
     );
     CREATE UNIQUE INDEX ${table}_id ON ${table} (tenant_id, id);
-    CREATE INDEX ${table}_tenant_order ON ${table} (tenant_id, seq);
-    CREATE VIRTUAL TABLE ${table}_fts USING fts5 (words, tokenize = 'unicode61 remove_diacritics 0');`;
+    CREATE INDEX ${table}_tenant_order ON ${table} (tenant_id, seq);`;
+}
+
+/** Migration 1's search index, an FTS5 table per resource, which migration 8 replaced with the search keys. */
+function firstSearchIndex(table: string): string {
+  return `CREATE VIRTUAL TABLE ${table}_fts USING fts5 (words, tokenize = 'unicode61 remove_diacritics 0');`;
 }
 
 /**
@@ -101,7 +105,8 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
         veterinarian_id TEXT NOT NULL
       );
       CREATE UNIQUE INDEX owner_veterinarians_pair ON owner_veterinarians (tenant_id, owner_id, veterinarian_id);
-      CREATE INDEX owner_veterinarians_veterinarian ON owner_veterinarians (tenant_id, veterinarian_id, seq);`,
+      CREATE INDEX owner_veterinarians_veterinarian ON owner_veterinarians (tenant_id, veterinarian_id, seq);
+      ${SEARCH_INDEXED.map(firstSearchIndex).join('')}`,
   },
   {
     version: 2,
@@ -248,6 +253,7 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     // One row per key an item is found by (src/storage/search-keys.ts), clustered by (tenant, key, seq): a tier is
     // one range of it, in creation order, and the tenant is in the key, so no row is joined to learn its tenant.
     // Items stored before this migration get their keys when the storage starts (SqliteStorage.migrate).
-    sql: SEARCH_INDEXED.map(searchKeysTable).join(''),
+    // The FTS5 tables of migration 1 go: the keys are the one search index.
+    sql: SEARCH_INDEXED.map((table) => `${searchKeysTable(table)} DROP TABLE ${table}_fts;`).join(''),
   },
 ];

@@ -73,11 +73,15 @@ export class SqliteSearch {
       read: async (streams, limit, afterSeq) => {
         const sql = streamsQuery(def, where!, streams, afterSeq !== undefined, tenant !== undefined);
         const args: unknown[] = [];
-        for (const { key, also } of streams) {
-          if (tenant !== undefined) args.push(tenant);
-          args.push(key);
-          if (afterSeq !== undefined) args.push(afterSeq);
-          args.push(...also, ...params, limit);
+        for (const { keys, also } of streams) {
+          for (const key of keys) {
+            if (tenant !== undefined) args.push(tenant);
+            args.push(key);
+            if (afterSeq !== undefined) args.push(afterSeq);
+            for (const set of also) args.push(...set);
+            args.push(...params, limit);
+          }
+          if (keys.length > 1) args.push(limit);
         }
         args.push(limit);
         return this.rows(sql, args).map((row) => ({

@@ -1,7 +1,7 @@
 // SQL text for the SQLite backend, built from resource definitions (statements are cached by this text).
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
 import { perDefinition } from '../../resources/per-definition.js';
-import { words } from '../search-words.js';
+import { matchKeys, searchText, type SearchText } from '../search-keys.js';
 import type { Criteria, Scope } from '../storage.js';
 
 /**
@@ -62,11 +62,6 @@ export const insertQuery = perDefinition((def: ResourceDef): string => {
   return `INSERT INTO ${def.name} (tenant_id, ${fields.map(columnOf).join(', ')}) VALUES (?, ${fields.map(() => '?').join(', ')})`;
 });
 
-/** A row's entry in the full-text index: its seq, then its words. */
-export const searchIndexInsert = perDefinition(
-  (def: ResourceDef): string => `INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`,
-);
-
 /** An item's keys in the search index (parameters: tenant, seq, the keys as a JSON array). */
 export const searchKeysInsert = perDefinition(
   (def: ResourceDef): string =>
@@ -80,28 +75,39 @@ export const searchKeysDelete = perDefinition(
 );
 
 /**
- * The streams of search tiers in one statement (search-tiers.ts): for each tier, its key's first rows in creation
- * order that have its `also` keys, joined to their items and the query's `where`; rows are the item's columns, its
- * seq, the tier; the limit again for the whole. Parameters, per tier: the tenant (with `tenant`), the key, the last
- * seq read (with `after`), the `also` keys, the params of `where`, the limit; then the limit.
+ * The streams of search tiers in one statement (search-tiers.ts): for each tier, its keys' first rows in creation
+ * order that have one of each of its `also` sets of keys, joined to their items and the query's `where`; rows are the
+ * item's columns, its seq, the tier; the limit again for the whole. Parameters, per tier and per key of it: the
+ * tenant (with `tenant`), the key, the last seq read (with `after`), the `also` keys, the params of `where`, the
+ * limit; then the limit again for a tier of several keys; then the limit.
  */
 export function streamsQuery(
   def: ResourceDef,
   where: string,
-  streams: ReadonlyArray<{ readonly tier: number; readonly also: readonly string[] }>,
+  streams: ReadonlyArray<{
+    readonly tier: number;
+    readonly keys: readonly string[];
+    readonly also: ReadonlyArray<readonly string[]>;
+  }>,
   after: boolean,
   tenant: boolean,
 ): string {
-  const keys = `${tenant ? 'k.tenant_id = ? AND ' : ''}k.key = ?${after ? ' AND k.seq > ?' : ''}`;
-  const also = `EXISTS (SELECT 1 FROM ${def.name}_search_keys a WHERE a.tenant_id = k.tenant_id AND a.key = ? AND a.seq = k.seq) AND `;
-  const members = streams
-    .map(
-      ({ tier, also: others }) =>
-        `SELECT * FROM (SELECT ${selectList(def)}, k.seq, ${Math.trunc(tier)} FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq WHERE ${keys} AND ${also.repeat(others.length)}${where} ORDER BY k.seq LIMIT ${BOUND_INTEGER})`,
-    )
-    .join(' UNION ALL ');
+  const bounds = `${tenant ? 'k.tenant_id = ? AND ' : ''}k.key = ?${after ? ' AND k.seq > ?' : ''}`;
+  const members = streams.map(({ tier, keys, also }) => {
+    const sets = also
+      .map(
+        (set) =>
+          `EXISTS (SELECT 1 FROM ${def.name}_search_keys a WHERE a.tenant_id = k.tenant_id AND a.key IN (${marks(set.length)}) AND a.seq = k.seq) AND `,
+      )
+      .join('');
+    const one = `SELECT * FROM (SELECT ${selectList(def)}, k.seq AS s, ${Math.trunc(tier)} FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq WHERE ${bounds} AND ${sets}${where} ORDER BY k.seq LIMIT ${BOUND_INTEGER})`;
+    // Several keys: each read in creation order up to the limit, then merged.
+    return keys.length === 1
+      ? one
+      : `SELECT * FROM (${Array.from(keys, () => one).join(' UNION ALL ')} ORDER BY s LIMIT ${BOUND_INTEGER})`;
+  });
   // The members run one after another as the outer LIMIT pulls rows: the tiers after the page are never read.
-  return `SELECT * FROM (${members}) LIMIT ${BOUND_INTEGER}`;
+  return `SELECT * FROM (${members.join(' UNION ALL ')}) LIMIT ${BOUND_INTEGER}`;
 }
 
 /** How many postings each of `count` keys has, up to `bound` (parameters, per key: the tenant with `tenant`, the key). */
@@ -110,9 +116,26 @@ export function postingsQuery(def: ResourceDef, count: number, bound: number, te
   return `SELECT ${Array.from({ length: count }, () => one).join(', ')}`;
 }
 
-/** With search text, the full-text index leads (CROSS JOIN fixes the order): it narrows far better than the tenant. */
-export function fromClause(def: ResourceDef, q: string | undefined): string {
-  return q === undefined ? `${def.name} t` : `${def.name}_fts f CROSS JOIN ${def.name} t ON t.seq = f.rowid`;
+function marks(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}
+
+/**
+ * The condition that an item matches search text (SPEC §5), for count and a sorted `q`: for each word, the item's
+ * seq among those of the keys it needs (search-keys.ts matchKeys), read from the search index of the tenant.
+ */
+function matchClauses(def: ResourceDef, text: SearchText, tenant: string | undefined, params: unknown[]): string[] {
+  const owner = tenant === undefined ? '' : 'm.tenant_id = ? AND ';
+  return matchKeys(def, text).map((need) => {
+    if (tenant !== undefined) params.push(tenant);
+    if ('keys' in need) {
+      params.push(...need.keys);
+      return `t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key IN (${marks(need.keys.length)}))`;
+    }
+    params.push(...need.ranges.flat());
+    const ranges = need.ranges.map(() => '(m.key >= ? AND m.key < ?)').join(' OR ');
+    return `t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}(${ranges}))`;
+  });
 }
 
 export function sortKey(field: string): string {
@@ -152,10 +175,9 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria):
     }
   }
   if (criteria.q !== undefined) {
-    const terms = words(criteria.q);
-    if (terms.length === 0) return { params };
-    clauses.push(`${def.name}_fts MATCH ?`);
-    params.push(terms.map((term) => `"${term}"*`).join(' '));
+    const text = searchText(criteria.q);
+    if (text === undefined) return { params };
+    clauses.push(...matchClauses(def, text, tenant, params));
   }
   return { where: clauses.join(' AND '), params };
 }

@@ -40,7 +40,6 @@ import { migrations } from './sqlite-migrations.js';
 import {
   BOUND_INTEGER,
   byIdQuery,
-  fromClause,
   jsonObjectOf,
   relatedQuery,
   selectList,
@@ -172,7 +171,7 @@ export class SqliteStorage implements Storage {
     const order: string[] = [];
     if (query.sort) order.push(`${sortKey(query.sort.field)} ${query.sort.descending ? 'DESC' : 'ASC'}`);
     order.push('t.seq');
-    const sql = `SELECT ${columns} FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${BOUND_INTEGER} OFFSET ${BOUND_INTEGER}`;
+    const sql = `SELECT ${columns} FROM ${def.name} t WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${BOUND_INTEGER} OFFSET ${BOUND_INTEGER}`;
     let rows: Row[];
     try {
       rows = read(sql, [...params, query.limit + 1, query.offset]);
@@ -189,9 +188,7 @@ export class SqliteStorage implements Storage {
     if (where === undefined) return 0;
     try {
       return (
-        this.statements
-          .get(`SELECT count(*) AS n FROM ${fromClause(def, criteria.q)} WHERE ${where}`)
-          .get(...params) as { n: number }
+        this.statements.get(`SELECT count(*) AS n FROM ${def.name} t WHERE ${where}`).get(...params) as { n: number }
       ).n;
     } catch (error) {
       throw this.statements.failure(error);

@@ -25,10 +25,9 @@ import {
 } from '../idempotency-keys.js';
 import { toItem } from '../items.js';
 import { MissingReferences } from '../storage-error.js';
-import { indexedWords } from '../search-words.js';
-import { itemKeys } from '../search-keys.js';
+import { changedKeys, itemKeys } from '../search-keys.js';
 import type { IdempotencyClaim, IdempotencyKey, TenantScope } from '../storage.js';
-import { currentQuery, insertQuery, searchIndexInsert, searchKeysDelete, searchKeysInsert } from './sqlite-sql.js';
+import { currentQuery, insertQuery, searchKeysDelete, searchKeysInsert } from './sqlite-sql.js';
 import type { Statements } from './statements.js';
 
 /** The shared statements with SQLite's placeholders: each `$n` is used once and in order, so `?` binds the same. */
@@ -56,7 +55,6 @@ export class SqliteWrites {
   create(scope: TenantScope, plan: CreatePlan): void {
     this.checkReferences(scope, plan.checks);
     const { lastInsertRowid } = this.statements.get(insertQuery(plan.def)).run(scope.tenantId, ...plan.row);
-    this.statements.get(searchIndexInsert(plan.def)).run(lastInsertRowid, indexedWords(plan.def, plan.item));
     this.indexKeys(scope, plan.def, lastInsertRowid, plan.item);
     this.replaceLinks(scope, plan.item.id!, plan.links);
     if (plan.answer) this.statements.get(KEYS_SQL.answer).run(...answerParams(scope, plan.answer));
@@ -70,10 +68,9 @@ export class SqliteWrites {
     applyUpdate(plan, item);
     const sql = `UPDATE ${def.name} SET ${changed.map((name) => `${columnOf(name)} = ?`).join(', ')} WHERE seq = ?`;
     this.statements.get(sql).run(...changed.map((name) => item[name]), seq);
-    this.statements.get(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
-    this.statements.get(searchIndexInsert(def)).run(seq, indexedWords(def, item));
-    this.statements.get(searchKeysDelete(def)).run(scope.tenantId, seq, JSON.stringify(before));
-    this.indexKeys(scope, def, seq, item);
+    const { gone, added } = changedKeys(before, itemKeys(def, item));
+    if (gone.length > 0) this.statements.get(searchKeysDelete(def)).run(scope.tenantId, seq, JSON.stringify(gone));
+    if (added.length > 0) this.statements.get(searchKeysInsert(def)).run(scope.tenantId, seq, JSON.stringify(added));
     this.replaceLinks(scope, id, plan.links);
     return item;
   }
@@ -82,7 +79,6 @@ export class SqliteWrites {
   remove(scope: TenantScope, id: string, plan: RemovePlan, { seq, item }: CurrentRow): void {
     const { def, clear } = plan;
     this.statements.get(`DELETE FROM ${def.name} WHERE seq = ?`).run(seq);
-    this.statements.get(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
     this.statements.get(searchKeysDelete(def)).run(scope.tenantId, seq, JSON.stringify(itemKeys(def, item)));
     for (const { table, column } of clear.refColumns) {
       this.statements
