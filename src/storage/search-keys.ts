@@ -1,11 +1,12 @@
 // The search index's keys and tiers (SPEC §5): each searched field's texts, each with the tier it gives an item.
 //
 // A field's texts are the prefixes of its folded value and of its words, up to PREFIX_CAP characters. Each is
-// stored once, tagged with the first tier a one-word query equal to it would put the item in (1 the value equals
-// it, 2 the value starts with it, 3 a word equals it, 4 a word starts with it): key `${field}${tier}${text}`. A
-// one-word query's tier is then one key, read in creation order, and no row of it belongs to another tier. The
-// field's whole words are keys too (`${field}w${word}`): several words look them up for tier 3, and so does a word
-// longer than the cap. Longer text looks up its capped prefix, and the check of each item (tierOf) does the rest.
+// stored once, with the first tier a one-word query equal to it would put the item in (1 the value equals it, 2 the
+// value starts with it, 3 a word equals it, 4 a word starts with it): key `${text}|${field}${tier}`. The keys of one
+// text are then one range of the index (tenant, key, seq) in tier order — field by field, tiers 1 to 4 — and in
+// creation order within a tier: a one-word query reads its page as one range and stops. The field's whole words are
+// keys too (`${word}~${field}`): several words look them up for tier 3, and a word longer than the cap reads them as
+// a range. Longer text looks up its capped prefix, and the check of each item (tierOf) does the rest.
 import { searchableFields, type FieldValue, type Item, type ResourceDef } from '../resources/definition.js';
 import { words } from './search-words.js';
 
@@ -64,6 +65,26 @@ function notePrefixes(best: Map<string, number>, text: string, whole: boolean): 
   }
 }
 
+/** The key of `text` in tier `tier` (1–4) of field `index`. */
+function tierKey(index: number, tier: number, text: string): string {
+  return `${text}|${index}${tier}`;
+}
+
+/** The key of a whole word of field `index`. */
+function wordKey(index: number, word: string): string {
+  return `${word}~${index}`;
+}
+
+/** The range [from, to) of the keys of one text: its tiers in order (`}` follows `|`). */
+export function tiersRange(text: string): readonly [string, string] {
+  return [`${text}|`, `${text}}`];
+}
+
+/** The tier of a row of `tiersRange` from its key: four per field, then the tier within the field. */
+export function tierOfKey(key: string): number {
+  return 4 * (key.charCodeAt(key.length - 2) - 48) + key.charCodeAt(key.length - 1) - 48;
+}
+
 /** Every key an item is found by, each once. */
 export function itemKeys(def: ResourceDef, values: Readonly<Record<string, FieldValue | undefined>>): string[] {
   const keys: string[] = [];
@@ -77,8 +98,8 @@ export function itemKeys(def: ResourceDef, values: Readonly<Record<string, Field
     best.clear();
     notePrefixes(best, found.join(' '), true);
     for (const word of found) notePrefixes(best, word, false);
-    for (const [prefix, tier] of best) keys.push(`${index}${tier}${prefix}`);
-    for (const word of new Set(found)) keys.push(`${index}w${word}`);
+    for (const [prefix, tier] of best) keys.push(tierKey(index, tier, prefix));
+    for (const word of new Set(found)) keys.push(wordKey(index, word));
   }
   return keys;
 }
@@ -88,12 +109,12 @@ function prefixKeys(index: number, word: string): string[] {
   const prefix = capped(word);
   // A capped prefix is not the whole value, so never tier 1 of it.
   const tiers = prefix === word ? [1, 2, 3, 4] : [2, 3, 4];
-  return tiers.map((tier) => `${index}${tier}${prefix}`);
+  return tiers.map((tier) => tierKey(index, tier, prefix));
 }
 
 /** The keys of which an item must have one for `word` in tier 3 (word keys), 4 (a field's prefixes) or 13 (any). */
 function wordKeys(kind: 3 | 4 | 13, index: number, count: number, word: string): string[] {
-  if (kind === 3) return [`${index}w${word}`];
+  if (kind === 3) return [wordKey(index, word)];
   if (kind === 4) return prefixKeys(index, word);
   const keys: string[] = [];
   for (let field = 0; field < count; field += 1) keys.push(...prefixKeys(field, word));
@@ -110,7 +131,7 @@ export function wordKeysOf(def: ResourceDef, text: SearchText): string[] {
   const count = searchableFields(def).length;
   for (const word of text.words) {
     for (let index = 0; index < count; index += 1) {
-      keys.add(`${index}w${word}`);
+      keys.add(wordKey(index, word));
       for (const key of prefixKeys(index, word)) keys.add(key);
     }
   }
@@ -147,6 +168,12 @@ function wordStream(
 }
 
 /** The streams of a resource's tiers, in tier order: four per searched field, then tier 13 for several words. */
+/** One word within the cap: its page is the one range of its keys (tiersRange), with nothing to check. */
+export function oneRange(text: SearchText): string | undefined {
+  return text.words.length === 1 && capped(text.whole) === text.whole ? text.whole : undefined;
+}
+
+/** The streams of a resource's tiers for text that is not oneRange's, in tier order. */
 export function tierStreams(def: ResourceDef, text: SearchText, postings?: Postings): TierStream[] {
   const streams: TierStream[] = [];
   const count = searchableFields(def).length;
@@ -154,15 +181,9 @@ export function tierStreams(def: ResourceDef, text: SearchText, postings?: Posti
   const exact = prefix === text.whole;
   for (let index = 0; index < count; index += 1) {
     const base = 4 * index;
-    if (text.words.length === 1 && exact) {
-      // One word within the cap: each tier is exactly one key.
-      for (let tier = 1; tier <= 4; tier += 1)
-        streams.push({ tier: base + tier, keys: [`${index}${tier}${prefix}`], also: [] });
-      continue;
-    }
     streams.push(
-      { tier: base + 1, keys: [`${index}${exact ? 1 : 2}${prefix}`], also: [] },
-      { tier: base + 2, keys: [`${index}2${prefix}`], also: [] },
+      { tier: base + 1, keys: [tierKey(index, exact ? 1 : 2, prefix)], also: [] },
+      { tier: base + 2, keys: [tierKey(index, 2, prefix)], also: [] },
     );
     for (const kind of [3, 4] as const) {
       const stream = wordStream(base + kind, kind, index, count, text, postings);
@@ -176,21 +197,14 @@ export function tierStreams(def: ResourceDef, text: SearchText, postings?: Posti
 }
 
 /**
- * The match condition of search text as keys (the set that count and a sorted `q` read): for each word, the keys of
- * which an item must have one (`keys`), or, for a word longer than the cap, the ranges of word keys it starts
- * (`ranges`, [from, to) per field).
+ * The match condition of search text (the set that count and a sorted `q` read): for each word, a range [from, to) of
+ * keys of which an item must have one — the keys of the word as a text of any field and tier, or for a word longer
+ * than the cap, the whole words that start with it.
  */
-export function matchKeys(
-  def: ResourceDef,
-  text: SearchText,
-): Array<{ keys: string[] } | { ranges: Array<readonly [string, string]> }> {
-  const count = searchableFields(def).length;
-  return [...new Set(text.words)].map((word) => {
-    if (capped(word) === word) return { keys: wordKeys(13, 0, count, word) };
-    const ranges: Array<readonly [string, string]> = [];
-    for (let index = 0; index < count; index += 1) ranges.push([`${index}w${word}`, `${index}w${word}\u{10ffff}`]);
-    return { ranges };
-  });
+export function matchRanges(text: SearchText): Array<readonly [string, string]> {
+  return [...new Set(text.words)].map((word) =>
+    capped(word) === word ? tiersRange(word) : ([word, `${word}\u{10ffff}`] as const),
+  );
 }
 
 /** The first tier an item qualifies for (SPEC §5), or undefined when it does not match. */

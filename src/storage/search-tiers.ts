@@ -1,7 +1,16 @@
 // Pages of search results in SPEC §5's tiers, read through the search index's streams until the page is full.
 import type { Item, ResourceDef } from '../resources/definition.js';
 import { resources } from '../resources/index.js';
-import { tierOf, tierStreams, wordKeysOf, type Postings, type SearchText, type TierStream } from './search-keys.js';
+import {
+  oneRange,
+  tierOf,
+  tierStreams,
+  tiersRange,
+  wordKeysOf,
+  type Postings,
+  type SearchText,
+  type TierStream,
+} from './search-keys.js';
 import type { SearchHit } from './storage.js';
 
 /** A row of a stream: the tier of the stream it came from, the item's seq and the item. */
@@ -19,12 +28,23 @@ export interface StreamSource {
    * relation allow; `limit` rows at most in all. An item may come twice in a stream of several keys.
    */
   read(streams: readonly TierStream[], limit: number, afterSeq?: number): Promise<StreamRow[]>;
+  /**
+   * The first `limit` rows of a range of keys [from, to) in key order, then creation order, joined to the items the
+   * query's tenant, filters and relation allow; each row's tier read from its key (search-keys.ts tierOfKey).
+   */
+  range(keys: readonly [string, string], limit: number, after?: RangeRow): Promise<Array<StreamRow & RangeRow>>;
   /** How many postings each key has, counted up to POSTINGS_BOUND. */
   postings(keys: readonly string[]): Promise<Postings>;
 }
 
 /** Counting postings stops here: enough to tell a rare word from a common one, and none from some. */
 export const POSTINGS_BOUND = 30;
+
+/** Where a read of a range stopped: its last row's key and seq. */
+export interface RangeRow {
+  readonly key: string;
+  readonly seq: number;
+}
 
 /** A ranked hit: its tier and seq. */
 export interface TieredItem {
@@ -44,6 +64,9 @@ export async function tieredMatches(
   need: number,
   source: StreamSource,
 ): Promise<TieredItem[]> {
+  // One word within the cap: its keys are one range in tier order, then creation order.
+  const one = oneRange(text);
+  if (one !== undefined) return rangeMatches(tiersRange(one), need, source);
   const keys = wordKeysOf(def, text);
   let pending = tierStreams(def, text, keys.length > 0 ? await source.postings(keys) : undefined);
   const found: TieredItem[] = [];
@@ -77,6 +100,31 @@ export async function tieredMatches(
     pending = next;
   }
   return found;
+}
+
+/**
+ * The first `need` items of a range of keys. An item found by several fields or tiers comes once for each, first in
+ * its own tier (the first it qualifies for): later rows of it are skipped, and the range read on after the last row.
+ */
+async function rangeMatches(
+  range: readonly [string, string],
+  need: number,
+  source: StreamSource,
+): Promise<TieredItem[]> {
+  const found: TieredItem[] = [];
+  const seen = new Set<number>();
+  let after: RangeRow | undefined;
+  for (;;) {
+    const rows = await source.range(range, need, after);
+    for (const row of rows) {
+      if (seen.has(row.seq)) continue;
+      seen.add(row.seq);
+      found.push(row);
+      if (found.length === need) return found;
+    }
+    if (rows.length < need) return found;
+    after = rows[rows.length - 1]!;
+  }
 }
 
 /**

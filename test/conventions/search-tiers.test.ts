@@ -211,3 +211,17 @@ test('items stored before the search index get their keys when the migration tha
   const search = await api.request({ url: '/v2/search?q=rex&types=foods' });
   assert.equal(search.json().results[0].food.name, 'Kibble');
 });
+
+test('an item found by several fields counts once, in its first tier, and pages read on past its other rows', async (t) => {
+  const api = await build(t);
+  // Each is in a name tier (1 or 2) and in tier 5 (furColor); Max only in tier 5, created last. The page of three
+  // (four read) meets the others' tier-5 rows before Max's.
+  for (const name of ['Bo', 'Bo Jr', 'Bobo']) await create(api, 'dogs', { name, furColor: 'Bo' });
+  await create(api, 'dogs', { name: 'Max', furColor: 'Bo' });
+  assert.deepEqual(await dogNames(api, '/v2/dogs?q=bo&limit=3'), ['Bo', 'Bo Jr', 'Bobo']);
+  assert.deepEqual(await dogNames(api, '/v2/dogs?q=bo&limit=3&offset=3'), ['Max']);
+  assert.deepEqual(await dogNames(api, '/v2/dogs?q=bo&limit=10'), ['Bo', 'Bo Jr', 'Bobo', 'Max']);
+  const page = await api.request({ url: '/v2/dogs?q=bo&limit=3' });
+  assert.match(String(page.headers.link), /rel="next"/);
+  assert.equal((await api.request({ url: '/v2/dogs/count?q=bo' })).json().count, 4);
+});

@@ -3,76 +3,93 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dogs } from '../../src/resources/dogs.js';
 import { foods } from '../../src/resources/foods.js';
-import { itemKeys, matchKeys, PREFIX_CAP, searchText, tierOf, tierStreams } from '../../src/storage/search-keys.js';
+import {
+  itemKeys,
+  matchRanges,
+  oneRange,
+  PREFIX_CAP,
+  searchText,
+  tierOf,
+  tierOfKey,
+  tierStreams,
+  tiersRange,
+  wordKeysOf,
+} from '../../src/storage/search-keys.js';
 import { build, createItem as create, dogNames } from '../helper.js';
 
 test("an item's keys: each prefix of its value and words once, with the tier it gives; its words", () => {
   assert.deepEqual(itemKeys(foods, { name: 'Ab Cd', brand: 'Øl' }).sort(), [
-    '01ab cd',
-    '02a',
-    '02ab',
-    '02ab c',
-    '03cd',
-    '04c',
-    '0wab',
-    '0wcd',
-    '11ol',
-    '12o',
-    '1wol',
+    'ab cd|01',
+    'ab c|02',
+    'ab|02',
+    'ab~0',
+    'a|02',
+    'cd|03',
+    'cd~0',
+    'c|04',
+    'ol|11',
+    'ol~1',
+    'o|12',
   ]);
-  // The tier of a word equal to the text beats a longer word's prefix; a repeated word is one key.
+  // The tier of the value's start beats a word's; a repeated word is one key.
   assert.deepEqual(itemKeys(foods, { name: 'Rexford Rex Rex' }).sort(), [
-    '02r',
-    '02re',
-    '02rex',
-    '02rexf',
-    '02rexfo',
-    '02rexfor',
-    '02rexford',
-    '02rexford r',
-    '02rexford re',
-    '02rexford rex',
-    '0wrex',
-    '0wrexford',
+    'rexford rex|02',
+    'rexford re|02',
+    'rexford r|02',
+    'rexford|02',
+    'rexford~0',
+    'rexfor|02',
+    'rexfo|02',
+    'rexf|02',
+    'rex|02',
+    'rex~0',
+    're|02',
+    'r|02',
   ]);
   // Prefixes stop at the cap, and never between the halves of a surrogate pair.
   const long = `${'a'.repeat(PREFIX_CAP - 1)}\u{20000}b`;
-  const prefixes = itemKeys(foods, { name: long }).filter((key) => /^\d\d/.test(key));
-  assert.equal(Math.max(...prefixes.map((key) => key.length)), PREFIX_CAP + 1);
-  assert.ok(prefixes.every((key) => !/[\uD800-\uDBFF]$/.test(key)));
-  assert.ok(prefixes.includes(`02${'a'.repeat(PREFIX_CAP - 1)}`));
+  const prefixes = itemKeys(foods, { name: long })
+    .filter((key) => key.includes('|'))
+    .map((key) => key.slice(0, key.indexOf('|')));
+  assert.equal(Math.max(...prefixes.map((prefix) => prefix.length)), PREFIX_CAP - 1);
+  assert.ok(prefixes.every((prefix) => !/[\uD800-\uDBFF]$/.test(prefix)));
 });
 
-test('the streams of a query: one key per tier for one word; four per field and a thirteenth for several', () => {
-  assert.deepEqual(
-    tierStreams(dogs, searchText('Rex')!).map((stream) => `${stream.tier}:${stream.keys.join('|')}`),
-    [
-      '1:01rex',
-      '2:02rex',
-      '3:03rex',
-      '4:04rex',
-      '5:11rex',
-      '6:12rex',
-      '7:13rex',
-      '8:14rex',
-      '9:21rex',
-      '10:22rex',
-      '11:23rex',
-      '12:24rex',
-    ],
-  );
+test("one word within the cap is one range of keys, in tier order; its key gives a row's tier", () => {
+  const text = searchText('Rex')!;
+  assert.equal(oneRange(text), 'rex');
+  assert.deepEqual(tiersRange('rex'), ['rex|', 'rex}']);
+  const keys = ['rex|24', 'rex|01', 'rexford|02', 'rex|13', 'rex~0', 're|02', 'rex 1|02'];
+  const [from, to] = tiersRange('rex');
+  assert.deepEqual(keys.filter((key) => key >= from && key < to).sort(), ['rex|01', 'rex|13', 'rex|24']);
+  assert.deepEqual(['rex|01', 'rex|13', 'rex|24'].map(tierOfKey), [1, 7, 12]);
+  assert.equal(oneRange(searchText('rex oslo')!), undefined);
+  assert.equal(oneRange(searchText('supercalifragilistic')!), undefined);
+});
+
+test('the streams of several words: four per field and a thirteenth across fields', () => {
   const text = searchText('Rex  Tromsø')!;
   assert.deepEqual(text, { words: ['rex', 'tromso'], whole: 'rex tromso', lead: 'tromso' });
   const streams = tierStreams(dogs, text);
   assert.deepEqual(
-    streams.slice(0, 4).map((stream) => `${stream.tier}:${stream.keys.join('|')}`),
-    ['1:01rex tromso', '2:02rex tromso', '3:0wtromso', '4:01tromso|02tromso|03tromso|04tromso'],
+    streams.slice(0, 4).map((stream) => `${stream.tier}:${stream.keys.join(',')}`),
+    ['1:rex tromso|01', '2:rex tromso|02', '3:tromso~0', '4:tromso|01,tromso|02,tromso|03,tromso|04'],
   );
   // The longest word drives a words tier; the others are looked up.
-  assert.deepEqual(streams[10], { tier: 11, keys: ['2wtromso'], also: [['2wrex']] });
-  assert.deepEqual(streams[11]!.also, [['21rex', '22rex', '23rex', '24rex']]);
+  assert.deepEqual(streams[10], { tier: 11, keys: ['tromso~2'], also: [['rex~2']] });
+  assert.deepEqual(streams[11]!.also, [['rex|21', 'rex|22', 'rex|23', 'rex|24']]);
   assert.equal(streams[12]!.tier, 13);
   assert.equal(streams[12]!.keys.length, 12);
+  // With postings counted, the rarer word drives, keys without postings go, and a tier no item can be in is left out.
+  const postings = new Map(wordKeysOf(dogs, text).map((key) => [key, 0]));
+  postings.set('rex~2', 3).set('tromso~2', 30).set('rex|21', 3).set('tromso|21', 30);
+  const counted = tierStreams(dogs, text, postings);
+  assert.deepEqual(
+    counted.map((stream) => stream.tier),
+    [1, 2, 5, 6, 9, 10, 11, 12, 13],
+  );
+  assert.deepEqual(counted[6], { tier: 11, keys: ['rex~2'], also: [['tromso~2']] });
+  assert.deepEqual(counted[7], { tier: 12, keys: ['rex|21'], also: [['tromso|21']] });
   assert.equal(searchText('!!'), undefined);
   assert.equal(tierOf(dogs, { name: 'Rex', location: 'Tromsø' }, text), 13);
   assert.equal(tierOf(dogs, { name: 'Max', location: 'Tromsø Rex' }, text), 11);
@@ -84,18 +101,19 @@ test('text longer than the cap: its tiers read the capped prefix, never tier 1 o
   const streams = tierStreams(foods, searchText(word)!);
   assert.deepEqual(
     streams.slice(0, 4).map((stream) => stream.keys),
-    [['02supercalifra'], ['02supercalifra'], [`0w${word}`], ['02supercalifra', '03supercalifra', '04supercalifra']],
+    [
+      ['supercalifra|02'],
+      ['supercalifra|02'],
+      [`${word}~0`],
+      ['supercalifra|02', 'supercalifra|03', 'supercalifra|04'],
+    ],
   );
   // A capped prefix never ends in a space.
-  assert.deepEqual(tierStreams(foods, searchText('abcdefghijk lmn')!)[1]!.keys, ['02abcdefghijk']);
-  assert.deepEqual(matchKeys(foods, searchText(`${word} ol`)!), [
-    {
-      ranges: [
-        [`0w${word}`, `0w${word}\u{10ffff}`],
-        [`1w${word}`, `1w${word}\u{10ffff}`],
-      ],
-    },
-    { keys: ['01ol', '02ol', '03ol', '04ol', '11ol', '12ol', '13ol', '14ol'] },
+  assert.deepEqual(tierStreams(foods, searchText('abcdefghijk lmn')!)[1]!.keys, ['abcdefghijk|02']);
+  // The match set: a range of whole words for a long word, the word's tiers for a short one.
+  assert.deepEqual(matchRanges(searchText(`${word} ol`)!), [
+    [word, `${word}\u{10ffff}`],
+    ['ol|', 'ol}'],
   ]);
 });
 

@@ -3,7 +3,7 @@ import { columnOf, representedFields, type AssociationDef, type ResourceDef } fr
 import type { Sort } from '../../query/collection.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import type { Criteria, Scope } from '../storage.js';
-import { matchKeys, searchText, type TierStream } from '../search-keys.js';
+import { matchRanges, searchText, type TierStream } from '../search-keys.js';
 
 /** Positional parameters collected while a statement is written: add() gives the placeholder of a value. */
 export class Params {
@@ -78,12 +78,10 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria, 
     const text = searchText(criteria.q);
     if (text === undefined) return undefined;
     const owner = scope.kind === 'tenant' ? `m.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
-    for (const need of matchKeys(def, text)) {
-      const keys =
-        'keys' in need
-          ? `m.key = ANY(${params.add(need.keys)}::text[])`
-          : `(${need.ranges.map(([from, to]) => `(m.key >= ${params.add(from)} AND m.key < ${params.add(to)})`).join(' OR ')})`;
-      clauses.push(`t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}${keys})`);
+    for (const [from, to] of matchRanges(text)) {
+      clauses.push(
+        `t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key >= ${params.add(from)} AND m.key < ${params.add(to)})`,
+      );
     }
   }
   return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true' };
@@ -94,8 +92,8 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria, 
  * rows in creation order (after `afterSeq` when given) that have one of each of its `also` sets of keys, joined to
  * their items and the criteria's filters and relation; rows are the item's columns, its seq, the tier. The tiers
  * travel as arrays and LATERAL subqueries read each key, so the text, and its prepared plan, is one whatever the
- * query; the outer LIMIT stops the tiers after the page. A tier's keys are joined by `|` (keys hold letters, digits
- * and spaces), its `also` sets by `|` and a set's keys by `,`.
+ * query; the outer LIMIT stops the tiers after the page. A tier's keys are joined by new lines (keys hold letters,
+ * digits, spaces, `|` and `~`), its `also` sets by new lines and a set's keys by tabs.
  */
 export function streamsQuery(
   def: ResourceDef,
@@ -108,22 +106,48 @@ export function streamsQuery(
   const params = new Params();
   const where = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
   const tiers = params.add(streams.map((stream) => stream.tier));
-  const keys = params.add(streams.map((stream) => stream.keys.join('|')));
-  const also = params.add(streams.map((stream) => stream.also.map((set) => set.join(',')).join('|')));
+  const keys = params.add(streams.map((stream) => stream.keys.join('\n')));
+  const also = params.add(streams.map((stream) => stream.also.map((set) => set.join('\t')).join('\n')));
   let bounds = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
   if (afterSeq !== undefined) bounds += `k.seq > ${params.add(afterSeq)} AND `;
   const most = params.add(limit);
   const sql = `SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${also}::text[]) WITH ORDINALITY AS s(tier, keys, also, n)
-    CROSS JOIN LATERAL (SELECT m.* FROM unnest(string_to_array(s.keys, '|')) AS kk(key)
+    CROSS JOIN LATERAL (SELECT m.* FROM unnest(string_to_array(s.keys, E'\\n')) AS kk(key)
       CROSS JOIN LATERAL (SELECT ${selectList(def)}, k.seq AS seq_, s.tier FROM ${def.name}_search_keys k
         JOIN ${def.name} t ON t.tenant_id = k.tenant_id AND t.seq = k.seq
         WHERE ${bounds}k.key = kk.key AND ${where}
-          AND NOT EXISTS (SELECT 1 FROM unnest(string_to_array(s.also, '|')) AS a(keys) WHERE NOT EXISTS
+          AND NOT EXISTS (SELECT 1 FROM unnest(string_to_array(s.also, E'\\n')) AS a(keys) WHERE NOT EXISTS
             (SELECT 1 FROM ${def.name}_search_keys x WHERE x.tenant_id = k.tenant_id
-              AND x.key = ANY(string_to_array(a.keys, ',')) AND x.seq = k.seq))
+              AND x.key = ANY(string_to_array(a.keys, E'\\t')) AND x.seq = k.seq))
         ORDER BY k.seq LIMIT ${most}) m
       ORDER BY m.seq_ LIMIT ${most}) r
     LIMIT ${most}`;
+  return { sql, params: params.values };
+}
+
+/**
+ * A range of search keys [from, to) in key order, then creation order, joined to their items and the criteria's
+ * filters and relation: rows are the item's columns, its seq and the key.
+ */
+export function rangeQuery(
+  def: ResourceDef,
+  scope: Scope,
+  criteria: Criteria,
+  [from, to]: readonly [string, string],
+  limit: number,
+  after?: { readonly key: string; readonly seq: number },
+): { sql: string; params: unknown[] } {
+  const params = new Params();
+  const where = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
+  const tenant = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
+  // Read on after a row: from its key, the rows of that key after its seq.
+  const start = after
+    ? `k.key >= ${params.add(after.key)} AND (k.key > ${params.add(after.key)} OR k.seq > ${params.add(after.seq)})`
+    : `k.key >= ${params.add(from)}`;
+  const sql = `SELECT ${selectList(def)}, k.seq, k.key FROM ${def.name}_search_keys k
+    JOIN ${def.name} t ON t.tenant_id = k.tenant_id AND t.seq = k.seq
+    WHERE ${tenant}${start} AND k.key < ${params.add(to)} AND ${where}
+    ORDER BY k.key, k.seq LIMIT ${params.add(limit)}`;
   return { sql, params: params.values };
 }
 

@@ -11,7 +11,7 @@ import { resourceByName } from '../../resources/index.js';
 import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { answerParams, IDEMPOTENCY_SQL, IdempotencyPolicy, keyParams } from '../idempotency-keys.js';
 import { jsonPage, toItem } from '../items.js';
-import { searchText } from '../search-keys.js';
+import { searchText, tierOfKey } from '../search-keys.js';
 import { mergeTiered, POSTINGS_BOUND, tieredMatches, type StreamSource, type TieredItem } from '../search-tiers.js';
 import type {
   Criteria,
@@ -35,7 +35,16 @@ import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresGrantStore } from './postgres-grant-store.js';
 import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.js';
 import { runMigrations } from './migrate.js';
-import { orderBy, Params, postingsQuery, relatedQuery, selectList, streamsQuery, whereClause } from './postgres-sql.js';
+import {
+  orderBy,
+  Params,
+  postingsQuery,
+  rangeQuery,
+  relatedQuery,
+  selectList,
+  streamsQuery,
+  whereClause,
+} from './postgres-sql.js';
 
 type Row = FieldValue[];
 
@@ -112,6 +121,13 @@ export class PostgresStorage implements Storage {
           seq: Number(row[names.length]),
           tier: Number(row[names.length + 1]),
         }));
+      },
+      range: async (keys, limit, after) => {
+        const { sql, params } = rangeQuery(def, scope, criteria, keys, limit, after);
+        return (await this.db.rows<Row>(sql, params)).map((row) => {
+          const key = row[names.length + 1] as string;
+          return { item: toItem(names, row), seq: Number(row[names.length]), key, tier: tierOfKey(key) };
+        });
       },
       postings: async (keys) => {
         const { sql, params } = postingsQuery(def, scope, keys, POSTINGS_BOUND);

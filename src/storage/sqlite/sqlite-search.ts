@@ -2,7 +2,7 @@
 import { representedFields, type FieldValue, type ResourceDef } from '../../resources/definition.js';
 import { resourceByName } from '../../resources/index.js';
 import { toItem } from '../items.js';
-import { searchText } from '../search-keys.js';
+import { searchText, tierOfKey } from '../search-keys.js';
 import { mergeTiered, POSTINGS_BOUND, tieredMatches, type StreamSource, type TieredItem } from '../search-tiers.js';
 import {
   tenantScope,
@@ -15,7 +15,7 @@ import {
   type TenantScope,
 } from '../storage.js';
 import { SEARCH_INDEXED } from './sqlite-migrations.js';
-import { postingsQuery, selectList, streamsQuery, whereClause } from './sqlite-sql.js';
+import { postingsQuery, rangeQuery, selectList, streamsQuery, whereClause } from './sqlite-sql.js';
 import type { SqliteWrites } from './sqlite-writes.js';
 import type { Statements } from './statements.js';
 
@@ -89,6 +89,16 @@ export class SqliteSearch {
           seq: Number(row[names.length]),
           tier: Number(row[names.length + 1]),
         }));
+      },
+      range: async ([from, to], limit, after) => {
+        const args: unknown[] = tenant === undefined ? [] : [tenant];
+        if (after) args.push(after.key, to, after.key, after.seq);
+        else args.push(from, to);
+        const sql = rangeQuery(def, where!, tenant !== undefined, after !== undefined);
+        return this.rows(sql, [...args, ...params, limit]).map((row) => {
+          const key = row[names.length + 1] as string;
+          return { item: toItem(names, row), seq: Number(row[names.length]), key, tier: tierOfKey(key) };
+        });
       },
       postings: async (keys) => {
         const args = tenant === undefined ? keys : keys.flatMap((key) => [tenant, key]);

@@ -1,7 +1,7 @@
 // SQL text for the SQLite backend, built from resource definitions (statements are cached by this text).
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
 import { perDefinition } from '../../resources/per-definition.js';
-import { matchKeys, searchText, type SearchText } from '../search-keys.js';
+import { matchRanges, searchText, type SearchText, type TierStream } from '../search-keys.js';
 import type { Criteria, Scope } from '../storage.js';
 
 /**
@@ -84,11 +84,32 @@ export const searchKeysDelete = perDefinition(
 export function streamsQuery(
   def: ResourceDef,
   where: string,
-  streams: ReadonlyArray<{
-    readonly tier: number;
-    readonly keys: readonly string[];
-    readonly also: ReadonlyArray<readonly string[]>;
-  }>,
+  streams: readonly TierStream[],
+  after: boolean,
+  tenant: boolean,
+): string {
+  // The text is kept by its shape: built and hashed once, where a text of a dozen members built for each search
+  // would be hashed again at each look-up in the statement cache.
+  let shape = `${def.name} ${after} ${tenant} ${where}`;
+  for (const { tier, keys, also } of streams)
+    shape += ` ${tier}:${keys.length}:${also.map((set) => set.length).join()}`;
+  let text = streamTexts.get(shape);
+  if (text === undefined) {
+    if (streamTexts.size >= STREAM_TEXTS) streamTexts.clear();
+    text = streamsText(def, where, streams, after, tenant);
+    streamTexts.set(shape, text);
+  }
+  return text;
+}
+
+/** The stream texts kept; a client's filters could make more shapes, so the set is bounded. */
+const STREAM_TEXTS = 256;
+const streamTexts = new Map<string, string>();
+
+function streamsText(
+  def: ResourceDef,
+  where: string,
+  streams: readonly TierStream[],
   after: boolean,
   tenant: boolean,
 ): string {
@@ -121,20 +142,27 @@ function marks(count: number): string {
 }
 
 /**
+ * A range of search keys [from, to) in key order, then creation order, joined to their items and `where`: rows are
+ * the item's columns, its seq and the key (parameters: the tenant with `tenant`, from, to, with `after` the last
+ * row's key and seq (from being its key), the params of `where`, the limit).
+ */
+export function rangeQuery(def: ResourceDef, where: string, tenant: boolean, after: boolean): string {
+  // Read on after a row: from its key, the rows of that key after its seq.
+  return `SELECT ${selectList(def)}, k.seq, k.key FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq
+    WHERE ${tenant ? 'k.tenant_id = ? AND ' : ''}k.key >= ? AND k.key < ?${after ? ' AND (k.key > ? OR k.seq > ?)' : ''} AND ${where}
+    ORDER BY k.key, k.seq LIMIT ${BOUND_INTEGER}`;
+}
+
+/**
  * The condition that an item matches search text (SPEC §5), for count and a sorted `q`: for each word, the item's
- * seq among those of the keys it needs (search-keys.ts matchKeys), read from the search index of the tenant.
+ * seq among those of its range of keys (search-keys.ts matchRanges), read from the search index of the tenant.
  */
 function matchClauses(def: ResourceDef, text: SearchText, tenant: string | undefined, params: unknown[]): string[] {
   const owner = tenant === undefined ? '' : 'm.tenant_id = ? AND ';
-  return matchKeys(def, text).map((need) => {
+  return matchRanges(text).map(([from, to]) => {
     if (tenant !== undefined) params.push(tenant);
-    if ('keys' in need) {
-      params.push(...need.keys);
-      return `t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key IN (${marks(need.keys.length)}))`;
-    }
-    params.push(...need.ranges.flat());
-    const ranges = need.ranges.map(() => '(m.key >= ? AND m.key < ?)').join(' OR ');
-    return `t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}(${ranges}))`;
+    params.push(from, to);
+    return `t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key >= ? AND m.key < ?)`;
   });
 }
 
