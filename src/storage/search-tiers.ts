@@ -41,7 +41,7 @@ export interface StreamSource {
 export const POSTINGS_BOUND = 30;
 
 /** Where a read of a range stopped: its last row's key and seq. */
-export interface RangeRow {
+interface RangeRow {
   readonly key: string;
   readonly seq: number;
 }
