@@ -216,6 +216,15 @@ export const catalogue = {
       'character other than tab, line feed and carriage return (NUL included), U+FFFE, U+FFFF or an unpaired ' +
       'surrogate. The message names the parameter or field and the character; remove it and send the request again.',
   },
+  searchTooDeep: {
+    code: 2011,
+    status: 400,
+    title: 'Search page too deep',
+    explanation:
+      'Search results ranked by relevance (q without sort, and /search) are read through an index that stops after ' +
+      'the page, so a page may end at most 1000 results deep (offset + limit <= 1000). Narrow the search with ' +
+      'another word or a filter, or page through every match in a fixed order with sort (sort=name).',
+  },
   bodyMalformed: {
     code: 3000,
     status: 400,

@@ -143,6 +143,19 @@ export function parseSort(
   return { field, descending };
 }
 
+/** How deep a page of results ranked by relevance may end (SPEC §5; docs/decisions.md, Search). */
+export const MAX_SEARCH_DEPTH = 1000;
+
+/** A page ranked by relevance reads every result before it: past MAX_SEARCH_DEPTH it is refused. */
+export function checkSearchDepth(offset: number, limit: number): void {
+  if (offset + limit <= MAX_SEARCH_DEPTH) return;
+  throw new ApiError(
+    'searchTooDeep',
+    `Results ranked by relevance end at most ${MAX_SEARCH_DEPTH} deep (offset + limit), got offset ${offset} and ` +
+      `limit ${limit}. Add a word or a filter to narrow the search, or sort (sort=name) to page through every match.`,
+  );
+}
+
 export function parseQ(params: QueryParams): string | undefined {
   const raw = single(params, 'q');
   if (raw === undefined) return undefined;

@@ -12,6 +12,7 @@ import {
   checkKnownParams,
   parseFilters,
   parseLimit,
+  checkSearchDepth,
   parseOffset,
   parseQ,
   parseSort,
@@ -63,6 +64,7 @@ export function listOperation(
       const sort = parseSort(def, query);
       const limit = parseLimit(query);
       const offset = parseOffset(query);
+      if (q !== undefined && sort === undefined) checkSearchDepth(offset, limit);
       // Parameters come before the item (SPEC §8): the parent is looked up once they are all valid.
       const related = nesting && (await parentRelation(storage, nesting, context));
       const wanted: ListQuery = { filters, q, related, sort, limit, offset };

@@ -2,7 +2,7 @@
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { pagingHeaders } from '../http/links.js';
-import { parseLimit, parseOffset, parseQ, single } from '../query/collection.js';
+import { checkSearchDepth, parseLimit, parseOffset, parseQ, single } from '../query/collection.js';
 import { defaultSelection } from '../query/selection.js';
 import { shapeItem, type Document } from '../representation/document.js';
 import type { ResourceDef } from '../resources/definition.js';
@@ -44,6 +44,7 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
           const types = parseTypes(single(query, 'types'));
           const limit = parseLimit(query);
           const offset = parseOffset(query);
+          checkSearchDepth(offset, limit);
           const { hits, hasMore } = await storage.search(scope, { q, types, limit, offset });
           let total: number | undefined;
           if (context.exactCount) {

@@ -20,7 +20,7 @@ interface ExpectedColumn {
 interface ExpectedIndex {
   readonly columns: readonly string[];
   readonly unique?: boolean;
-  /** The access method, when it matters (PostgreSQL's GIN index of the search vector). */
+  /** The access method, when it matters (a GIN or other non-B-tree index). */
   readonly method?: string;
   /** What in the definitions asks for it, for the report. */
   readonly why: string;
@@ -28,15 +28,12 @@ interface ExpectedIndex {
 
 export interface ExpectedTable {
   readonly name: string;
-  /** An FTS5 virtual table (SQLite's search index) rather than a plain table. */
-  readonly fts5?: boolean;
   readonly columns: readonly ExpectedColumn[];
   readonly indexes: readonly ExpectedIndex[];
 }
 
 /** What a backend's introspection reports: per table, its columns and the key columns of its indexes. */
 export interface ActualTable {
-  readonly fts5?: boolean;
   readonly columns: ReadonlyMap<string, { readonly notNull: boolean }>;
   readonly indexes: ReadonlyArray<{
     readonly name: string;
@@ -94,18 +91,16 @@ function resourceTables(def: ResourceDef, backend: Backend): ExpectedTable[] {
     const column = def.fields[name]?.values ? columnOf(name) : folded(columnOf(name), backend);
     indexes.push({ columns: ['tenant_id', column, 'seq'], why: `the filter ${def.name}?${param}` });
   }
-  if (backend === 'postgres') {
-    columns.push({ name: 'search_words', notNull: true }, { name: 'search_vector', notNull: true });
-    indexes.push({ columns: ['search_vector'], method: 'gin', why: `the search (q) of ${def.name}` });
-    return [{ name: def.name, columns, indexes }];
-  }
-  const search: ExpectedTable = {
-    name: `${def.name}_fts`,
-    fts5: true,
-    columns: [{ name: 'words', notNull: false }],
-    indexes: [],
+  return [{ name: def.name, columns, indexes }, searchKeysTable(def)];
+}
+
+/** The search index of ranked search (SPEC §5): each tier is a range of (tenant, key) in creation order. */
+function searchKeysTable(def: ResourceDef): ExpectedTable {
+  return {
+    name: `${def.name}_search_keys`,
+    columns: ['tenant_id', 'key', 'seq'].map((name) => ({ name, notNull: true })),
+    indexes: [{ columns: ['tenant_id', 'key', 'seq'], unique: true, why: `the search tiers of ${def.name}` }],
   };
-  return [{ name: def.name, columns, indexes }, search];
 }
 
 function linkTable(table: string, first: string, second: string): ExpectedTable {
@@ -134,7 +129,6 @@ export function compareSchema(expected: readonly ExpectedTable[], actual: Actual
       differences.push(`table ${table.name} is missing`);
       continue;
     }
-    if (table.fts5 && !found.fts5) differences.push(`table ${table.name} is not an FTS5 table`);
     for (const column of table.columns) {
       const real = found.columns.get(column.name);
       if (!real) differences.push(`column ${table.name}.${column.name} is missing`);

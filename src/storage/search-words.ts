@@ -1,5 +1,4 @@
 // The service's own text folding for search (SPEC §5), done before indexing and before querying on every backend.
-import { searchableFields, type FieldValue, type ResourceDef } from '../resources/definition.js';
 
 // Letters that NFKD does not decompose into a base letter and a mark.
 const SPECIAL: Readonly<Record<string, string>> = { ø: 'o', ß: 'ss', æ: 'ae', œ: 'oe', ł: 'l', đ: 'd', ı: 'i' };
@@ -19,13 +18,4 @@ function fold(text: string): string {
 /** The folded words of a text: maximal runs of letters and digits. */
 export function words(text: string): string[] {
   return fold(text).match(WORD) ?? [];
-}
-
-/** The words an item is found by: those of its searchable fields, space-separated. */
-export function indexedWords(def: ResourceDef, values: Readonly<Record<string, FieldValue | undefined>>): string {
-  return searchableFields(def)
-    .map((field) => values[field])
-    .filter((value): value is string => typeof value === 'string')
-    .flatMap(words)
-    .join(' ');
 }

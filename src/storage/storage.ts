@@ -154,8 +154,8 @@ export interface Storage {
     limitPerKey: number,
   ): Promise<Map<string, Item[]>>;
   /**
-   * Searches several resources at once: best match first, equal relevance in creation order, so
-   * pages never overlap. Relevance is the backend's own full-text rank.
+   * Searches several resources at once: in SPEC §5's tiers, then dogs, owners, veterinarians, foods, then creation
+   * order, so pages never overlap (storage/search-tiers.ts).
    */
   search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }>;
   /** Deletes an item and clears every reference to it (refs set to null, link rows); false when it did not exist. */

@@ -63,14 +63,9 @@ export function citusStatements(doc: string): { distributed: CitusStatement[]; r
   return { distributed, reference };
 }
 
-/** SQLite's own tables: an FTS5 index and its shadow tables (PostgreSQL has a column instead), SQLite's catalogue. */
+/** SQLite's own tables: its catalogue. */
 export function withoutSqliteOnlyTables(schema: ActualSchema): ActualSchema {
-  const fts = [...schema].filter(([, table]) => table.fts5).map(([name]) => name);
-  return new Map(
-    [...schema].filter(
-      ([name]) => !name.startsWith('sqlite_') && !fts.some((index) => name === index || name.startsWith(`${index}_`)),
-    ),
-  );
+  return new Map([...schema].filter(([name]) => !name.startsWith('sqlite_')));
 }
 
 /**

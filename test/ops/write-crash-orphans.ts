@@ -22,23 +22,20 @@ const ORPHANS: Record<string, string> = {
 
 const RESOURCES = ['dogs', 'owners', 'veterinarians', 'foods'];
 
-/** SQLite keeps search words in an FTS table per resource, one row per item (rowid = seq): both ways must match. */
-const SQLITE_SEARCH: Record<string, string> = Object.fromEntries(
+/** The search index of ranked search (both backends): no key without its item, no item without its keys. */
+const SEARCH_KEYS: Record<string, string> = Object.fromEntries(
   RESOURCES.flatMap((table) => [
     [
-      `${table}_fts rows without their item`,
-      `SELECT count(*) FROM ${table}_fts WHERE rowid NOT IN (SELECT seq FROM ${table})`,
+      `${table}_search_keys rows without their item`,
+      `SELECT count(*) FROM ${table}_search_keys k WHERE NOT EXISTS
+        (SELECT 1 FROM ${table} t WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq)`,
     ],
     [
-      `${table} without search words`,
-      `SELECT count(*) FROM ${table} WHERE seq NOT IN (SELECT rowid FROM ${table}_fts)`,
+      `${table} without search keys`,
+      `SELECT count(*) FROM ${table} t WHERE NOT EXISTS
+        (SELECT 1 FROM ${table}_search_keys k WHERE k.tenant_id = t.tenant_id AND k.seq = t.seq)`,
     ],
   ]),
-);
-
-/** PostgreSQL keeps them in the item's own row: none may be left empty (every item has a name). */
-const POSTGRES_SEARCH: Record<string, string> = Object.fromEntries(
-  RESOURCES.map((table) => [`${table} without search words`, `SELECT count(*) FROM ${table} WHERE search_words = ''`]),
 );
 
 /** The count of every kind of orphan, by name, on the SQLite database of `dataDir`. */
@@ -46,7 +43,7 @@ export function sqliteOrphans(dataDir: string): Record<string, number> {
   const db = new Database(path.join(dataDir, 'registry.sqlite'), { readonly: true });
   try {
     const counts: Record<string, number> = {};
-    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SQLITE_SEARCH }))
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SEARCH_KEYS }))
       counts[name] = Number(db.prepare(sql).pluck().get());
     return counts;
   } finally {
@@ -60,7 +57,7 @@ export async function postgresOrphans(url: string): Promise<Record<string, numbe
   await client.connect();
   try {
     const counts: Record<string, number> = {};
-    for (const [name, sql] of Object.entries({ ...ORPHANS, ...POSTGRES_SEARCH }))
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SEARCH_KEYS }))
       counts[name] = Number((await client.query<{ count: string }>(sql)).rows[0]?.count);
     return counts;
   } finally {

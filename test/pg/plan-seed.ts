@@ -1,5 +1,11 @@
 // Test support: a PostgreSQL schema filled in bulk (generate_series) with 100,000 dogs of one tenant and their world.
 import type pg from 'pg';
+import { columnOf, searchableFields } from '../../src/resources/definition.js';
+import { dogs } from '../../src/resources/dogs.js';
+import { foods } from '../../src/resources/foods.js';
+import { owners } from '../../src/resources/owners.js';
+import { veterinarians } from '../../src/resources/veterinarians.js';
+import { itemKeys } from '../../src/storage/search-keys.js';
 
 /** The tenant whose reads are explained, and how many dogs it holds. */
 export const BIG_TENANT = 'plans-a';
@@ -11,14 +17,39 @@ const COLORS = `(ARRAY['brown','black','white','golden','grey','cream','red','br
 const PLACES = `(ARRAY['Oslo','Bergen','Tromsø','Trondheim','Stavanger','København','Stockholm','Göteborg','Helsinki','Reykjavík'])`;
 const STATES = `(ARRAY['registered','registered','registered','adoptable','adopted','lost'])`;
 
-/** Rows of one resource table: the columns after tenant_id and id, as SELECT expressions of g, and the search words. */
-function resourceRows(table: string, tenant: string, count: number, columns: Record<string, string>, words: string) {
+/** Rows of one resource table: the columns after tenant_id and id, as SELECT expressions of g. */
+function resourceRows(table: string, tenant: string, count: number, columns: Record<string, string>) {
   const names = Object.keys(columns);
-  return `INSERT INTO ${table} (tenant_id, id, ${names.join(', ')}, created_at, updated_at, search_words, search_vector)
+  return `INSERT INTO ${table} (tenant_id, id, ${names.join(', ')}, created_at, updated_at)
     SELECT '${tenant}', '${table[0]}' || g, ${Object.values(columns).join(', ')},
-      timestamptz '2026-01-01' + g * interval '1 second', timestamptz '2026-01-01' + g * interval '1 second',
-      ${words}, array_to_tsvector(string_to_array(${words}, ' '))
+      timestamptz '2026-01-01' + g * interval '1 second', timestamptz '2026-01-01' + g * interval '1 second'
     FROM generate_series(1, ${count}) g`;
+}
+
+/** The search keys of every item of the four tables, computed by the service's own code and inserted in batches. */
+async function indexAll(client: pg.ClientBase): Promise<void> {
+  for (const def of [dogs, owners, veterinarians, foods]) {
+    const fields = searchableFields(def);
+    const columns = fields.map((field) => columnOf(field));
+    for (let after = 0; ;) {
+      const { rows } = await client.query<string[]>({
+        text: `SELECT tenant_id, seq, ${columns.join(', ')} FROM ${def.name} WHERE seq > $1 ORDER BY seq LIMIT 20000`,
+        values: [after],
+        rowMode: 'array',
+      });
+      if (rows.length === 0) break;
+      const [tenants, keys, seqs]: unknown[][] = [[], [], []];
+      for (const row of rows) {
+        const item = Object.fromEntries(fields.map((field, index) => [field, row[index + 2]]));
+        for (const key of itemKeys(def, item)) (tenants.push(row[0]), keys.push(key), seqs.push(row[1]));
+      }
+      await client.query(
+        `INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`,
+        [tenants, keys, seqs],
+      );
+      after = Number(rows[rows.length - 1]![1]);
+    }
+  }
 }
 
 /**
@@ -33,41 +64,29 @@ export async function seedBulk(client: pg.ClientBase): Promise<void> {
   ] as const) {
     const owners = dogs / 5;
     await client.query(
-      resourceRows(
-        'owners',
-        tenant,
-        owners,
-        { name: `'Owner ' || g`, email: `'owner' || g || '@example.com'`, location: `${PLACES}[g % 10 + 1]` },
-        `'owner ' || g`,
-      ),
+      resourceRows('owners', tenant, owners, {
+        name: `'Owner ' || g`,
+        email: `'owner' || g || '@example.com'`,
+        location: `${PLACES}[g % 10 + 1]`,
+      }),
     );
     await client.query(
-      resourceRows(
-        'veterinarians',
-        tenant,
-        1000,
-        { name: `'Vet ' || g`, clinic: `'Clinic ' || (g % 50)`, location: `${PLACES}[g % 10 + 1]` },
-        `'vet ' || g`,
-      ),
+      resourceRows('veterinarians', tenant, 1000, {
+        name: `'Vet ' || g`,
+        clinic: `'Clinic ' || (g % 50)`,
+        location: `${PLACES}[g % 10 + 1]`,
+      }),
     );
+    await client.query(resourceRows('foods', tenant, 100, { name: `'Food ' || g`, brand: `'Brand ' || (g % 7)` }));
     await client.query(
-      resourceRows('foods', tenant, 100, { name: `'Food ' || g`, brand: `'Brand ' || (g % 7)` }, `'food ' || g`),
-    );
-    await client.query(
-      resourceRows(
-        'dogs',
-        tenant,
-        dogs,
-        {
-          name: `'Rex ' || g`,
-          fur_color: `CASE WHEN g IN (777, ${dogs - 3}) THEN '${RARE_COLOR}' ELSE ${COLORS}[g / 6 % 8 + 1] END`,
-          state: `${STATES}[g % 6 + 1]`,
-          location: `${PLACES}[g % 10 + 1]`,
-          owner_id: `'o' || (g % ${owners} + 1)`,
-          veterinarian_id: `'v' || (g % 1000 + 1)`,
-        },
-        `'rex d' || g`,
-      ),
+      resourceRows('dogs', tenant, dogs, {
+        name: `'Rex ' || g`,
+        fur_color: `CASE WHEN g IN (777, ${dogs - 3}) THEN '${RARE_COLOR}' ELSE ${COLORS}[g / 6 % 8 + 1] END`,
+        state: `${STATES}[g % 6 + 1]`,
+        location: `${PLACES}[g % 10 + 1]`,
+        owner_id: `'o' || (g % ${owners} + 1)`,
+        veterinarian_id: `'v' || (g % 1000 + 1)`,
+      }),
     );
     await client.query(`INSERT INTO dog_foods (tenant_id, dog_id, food_id)
       SELECT '${tenant}', 'd' || g, 'f' || ((g + k) % 100 + 1) FROM generate_series(1, ${dogs}) g, generate_series(0, 1) k
@@ -75,4 +94,5 @@ export async function seedBulk(client: pg.ClientBase): Promise<void> {
     await client.query(`INSERT INTO owner_veterinarians (tenant_id, owner_id, veterinarian_id)
       SELECT '${tenant}', 'o' || g, 'v' || (g % 1000 + 1) FROM generate_series(1, ${owners}) g`);
   }
+  await indexAll(client);
 }

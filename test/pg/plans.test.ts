@@ -47,9 +47,10 @@ function recorder(storage: PostgresStorage): { statements: Statement[]; as(label
  * - a sort by a field has no index to read it in order from (on SQLite neither): an index per sortable field and
  *   direction would cost every write, so it waits for a decision (docs/performance.md, "Plans");
  * - the count without filters walks the tenant's index until the count is kept per tenant (issue 18, count);
- * - search is being rewritten (issue 16) with an index of its own.
+ * - a count with q reads its whole match set (one range of keys per word); its generic plan walks the tenant's rows
+ *   and probes the keys, its custom plan drives from the keys: a statement of its own would fix it (left for later);
  */
-const ELSEWHERE = new Set(['sort by name', 'sort by -createdAt', 'count', 'q on the collection', 'global search']);
+const ELSEWHERE = new Set(['sort by name', 'sort by -createdAt', 'count', 'count with q']);
 
 const page = (query: Partial<ListQuery> = {}): ListQuery => ({ filters: [], limit: 10, offset: 0, ...query });
 const color = (...values: string[]) => ({ field: 'furColor', values });
@@ -81,8 +82,15 @@ async function readEverything(storage: PostgresStorage, as: (label: string) => v
     ['fields=dogs(name) of an owner', () => storage.fetchRelated(owners.associations.dogs!, scope, ['o1'], 100)],
     ['count', () => storage.count(dogs, scope, { filters: [] })],
     ['count color=brown', () => storage.count(dogs, scope, { filters: [color('brown')] })],
-    ['q on the collection', () => storage.list(dogs, scope, page({ q: 'd777' }))],
-    ['global search', () => storage.search(scope, { q: 'd777', types: resources, limit: 10, offset: 0 })],
+    ['q on the collection', () => storage.list(dogs, scope, page({ q: 'rex' }))],
+    ['q of two words', () => storage.list(dogs, scope, page({ q: 'rex oslo' }))],
+    ['q with a filter', () => storage.list(dogs, scope, page({ q: 'rex', filters: [color('brown')] }))],
+    [
+      'q of two words with a filter',
+      () => storage.list(dogs, scope, page({ q: 'rex oslo', filters: [color('brown')] })),
+    ],
+    ['count with q', () => storage.count(dogs, scope, { filters: [], q: 'rex 77' })],
+    ['global search', () => storage.search(scope, { q: 'rex', types: resources, limit: 10, offset: 0 })],
     ['adoptions', () => storage.list(adoptableDogs, PUBLIC_SCOPE, page({ filters: [adoptable] }))],
     [
       'adoptions color=brown',

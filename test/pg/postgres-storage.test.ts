@@ -71,13 +71,17 @@ test(
     assert.deepEqual(columns.map((row) => row.table_name).sort(), [
       'dog_foods',
       'dogs',
+      'dogs_search_keys',
       'foods',
+      'foods_search_keys',
       'idempotency_keys',
       'owner_veterinarians',
       'owners',
+      'owners_search_keys',
       'request_log',
       'request_usage',
       'veterinarians',
+      'veterinarians_search_keys',
     ]);
     for (const row of columns) assert.equal(row.column_name, 'tenant_id', row.table_name);
     const keys = await query<{ table_name: string; column_name: string }>(
@@ -87,9 +91,10 @@ test(
     SELECT k.table_name, k.column_name FROM information_schema.key_column_usage k
     JOIN information_schema.table_constraints c ON c.constraint_name = k.constraint_name AND c.table_schema = k.table_schema
     WHERE k.table_schema = current_schema() AND c.constraint_type = 'PRIMARY KEY' AND k.ordinal_position = 1
-      AND k.table_name IN ('dogs', 'owners', 'veterinarians', 'foods', 'dog_foods', 'owner_veterinarians', 'idempotency_keys')`,
+      AND k.table_name IN ('dogs', 'owners', 'veterinarians', 'foods', 'dog_foods', 'owner_veterinarians', 'idempotency_keys',
+        'dogs_search_keys', 'owners_search_keys', 'veterinarians_search_keys', 'foods_search_keys')`,
     );
-    assert.equal(keys.length, 7);
+    assert.equal(keys.length, 11);
     for (const row of keys) assert.equal(row.column_name, 'tenant_id', row.table_name);
   },
 );

@@ -147,19 +147,28 @@ test(
     const [[, sqlite], [, postgres]] = await bothBackends(t);
     for (const q of QUERIES) {
       for (const def of resources) {
-        const expected = (await names(sqlite!, def, { q })).sort();
-        assert.deepEqual((await names(postgres!, def, { q })).sort(), expected, `${def.name}?q=${q}`);
-        assert.equal(
-          await postgres!.count(def, scope, { filters: [], q }),
-          expected.length,
-          `${def.name}/count?q=${q}`,
-        );
+        // The same items in the same order (SPEC §5's tiers, then creation order), and a count of exactly them.
+        const expected = await names(sqlite!, def, { q });
+        assert.deepEqual(await names(postgres!, def, { q }), expected, `${def.name}?q=${q}`);
+        for (const storage of [sqlite!, postgres!]) {
+          assert.equal(
+            await storage.count(def, scope, { filters: [], q }),
+            expected.length,
+            `${storage.kind} ${def.name}/count?q=${q}`,
+          );
+        }
       }
-      const search = async (storage: Storage) =>
-        (await storage.search(scope, { q, types: resources, limit: 100, offset: 0 })).hits
-          .map((hit) => `${hit.def.singular}:${String(hit.item.name)}`)
-          .sort();
-      assert.deepEqual(await search(postgres!), await search(sqlite!), `/search?q=${q}`);
+      const search = async (storage: Storage, limit = 100, offset = 0) =>
+        (await storage.search(scope, { q, types: resources, limit, offset })).hits.map(
+          (hit) => `${hit.def.singular}:${String(hit.item.name)}`,
+        );
+      const whole = await search(sqlite!);
+      assert.deepEqual(await search(postgres!), whole, `/search?q=${q}`);
+      // First pages, one at a time, join into the same order on both.
+      for (const storage of [sqlite!, postgres!]) {
+        const pages = [...(await search(storage, 2, 0)), ...(await search(storage, 2, 2))];
+        assert.deepEqual(pages, whole.slice(0, 4), `${storage.kind} /search?q=${q}&limit=2`);
+      }
     }
   },
 );
@@ -173,6 +182,16 @@ test(
       assert.deepEqual(await found('tromso'), ['Rex', 'ＦＵＬＬ Width'], backend);
       assert.deepEqual(await found('TROMSØ', owners), ['Rex Owner'], `${backend}: the email's words are searched`);
       assert.deepEqual(await found('rex'), ['Rex', 'Rexford', 'rex junior'], `${backend}: exact or prefix`);
+      // In tiers: the whole name, then names that start with it, creation order within a tier.
+      assert.deepEqual(await names(storage, dogs, { q: 'REX' }), ['Rex', 'Rexford', 'rex junior'], backend);
+      assert.deepEqual(await names(storage, dogs, { q: 'tromsø' }), ['Rex', 'ＦＵＬＬ Width'], backend);
+      assert.deepEqual(
+        (await storage.search(scope, { q: 'rex', types: resources, limit: 100, offset: 0 })).hits.map(
+          (hit) => `${hit.def.singular}:${String(hit.item.name)}`,
+        ),
+        ['dog:Rex', 'dog:Rexford', 'dog:rex junior', 'owner:Rex Owner', 'food:Rex Kibble', 'veterinarian:Dr. Rexhepi'],
+        `${backend}: /search merges by tier, then resource`,
+      );
       assert.deepEqual(await found('rex oslo'), ['Rexford', 'rex junior'], `${backend}: every word must match`);
       assert.deepEqual(await found('strasse'), ['Max'], `${backend}: ß is ss`);
       assert.deepEqual(await found('aeroskobing'), ['Bella'], `${backend}: æ is ae, ø is o`);

@@ -25,10 +25,14 @@ function withChanged(name: string, change: (def: ResourceDef) => ResourceDef): R
 test('the migrated SQLite schema has every table, column, search index and index the definitions imply', async () => {
   const expected = expectedSchema(resources, 'sqlite');
   assert.deepEqual(compareSchema(expected, await migratedSchema()), []);
-  // The comparison covers every resource of the registry, its FTS5 table and every link table.
-  const names = resources.flatMap((def) => [def.name, `${def.name}_fts`]).concat(linkTables.map((link) => link.table));
+  // The comparison covers every resource of the registry, its search keys and every link table.
+  const names = resources
+    .flatMap((def) => [def.name, `${def.name}_search_keys`])
+    .concat(linkTables.map((link) => link.table));
   assert.deepEqual(expected.map((table) => table.name).sort(), names.sort());
-  assert.ok(names.includes('dog_foods') && names.includes('owner_veterinarians') && names.includes('foods_fts'));
+  assert.ok(
+    names.includes('dog_foods') && names.includes('owner_veterinarians') && names.includes('foods_search_keys'),
+  );
 });
 
 test('a filter without an index is reported', async () => {
@@ -108,7 +112,7 @@ test('a sixth resource in the registry without its migration is reported', async
   };
   assert.deepEqual(compareSchema(expectedSchema([...resources, toys], 'sqlite'), await migratedSchema()), [
     'table toys is missing',
-    'table toys_fts is missing',
+    'table toys_search_keys is missing',
   ]);
 });
 

@@ -30,13 +30,13 @@ export function introspectSqlite(db: Database.Database): ActualSchema {
     name: string;
     sql: string;
   }>;
-  for (const { name, sql } of tables) {
+  for (const { name } of tables) {
     const columns = new Map(
       (db.pragma(`table_info(${quoted(name)})`) as ColumnInfo[])
         // An INTEGER PRIMARY KEY is the rowid: never null, though table_info says notnull 0.
         .map((column) => [column.name, { notNull: column.notnull === 1 || column.pk > 0 }] as const),
     );
-    schema.set(name, { fts5: /\bUSING\s+fts5\b/i.test(sql), columns, indexes: indexesOf(db, name) });
+    schema.set(name, { columns, indexes: indexesOf(db, name) });
   }
   return schema;
 }

@@ -5,8 +5,6 @@
 // takes the schema as it is. `seq` is the creation order; `id` the opaque public id, unique per
 // tenant. Text filters compare lower(column), so their indexes are on that expression; an enum
 // (state) holds lower-case values and is compared as stored.
-// `search_words` holds the words the service folded itself (search-words.ts); `search_vector`
-// the same words as a tsvector for the GIN index, built from them without a text parser.
 
 function resourceTable(table: string, columns: string): string {
   return `
@@ -17,11 +15,16 @@ function resourceTable(table: string, columns: string): string {
       ${columns},
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
-      search_words text NOT NULL DEFAULT '',
-      search_vector tsvector NOT NULL DEFAULT ''::tsvector,
       PRIMARY KEY (tenant_id, seq),
       UNIQUE (tenant_id, id)
-    );
+    );`;
+}
+
+/** Migration 1's search index, columns of words under a GIN index, which migration 8 replaced with the search keys. */
+function firstSearchIndex(table: string): string {
+  return `
+    ALTER TABLE ${table} ADD COLUMN search_words text NOT NULL DEFAULT '',
+      ADD COLUMN search_vector tsvector NOT NULL DEFAULT ''::tsvector;
     CREATE INDEX ${table}_search ON ${table} USING gin (search_vector);`;
 }
 
@@ -42,6 +45,23 @@ function linkTable(table: string, self: string, target: string): string {
 function filterIndex(table: string, column: string): string {
   return `CREATE INDEX ${table}_${column} ON ${table} (tenant_id, lower(${column}), seq);`;
 }
+
+/**
+ * The search index of a resource (SPEC §5): one row per key an item is found by (src/storage/search-keys.ts), keyed
+ * (tenant, key, seq), so that a tier is one range of it in creation order with the tenant inside.
+ */
+function searchKeysTable(table: string): string {
+  return `
+    CREATE TABLE ${table}_search_keys (
+      tenant_id text NOT NULL,
+      key text COLLATE "C" NOT NULL,
+      seq bigint NOT NULL,
+      PRIMARY KEY (tenant_id, key, seq)
+    );`;
+}
+
+/** The resources migration 8 gives a search index; their stored items get their keys when it runs. */
+export const SEARCH_INDEXED: readonly string[] = ['dogs', 'owners', 'veterinarians', 'foods'];
 
 export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
   {
@@ -94,7 +114,8 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       ${filterIndex('foods', 'brand')}
 
       ${linkTable('dog_foods', 'dog_id', 'food_id')}
-      ${linkTable('owner_veterinarians', 'owner_id', 'veterinarian_id')}`,
+      ${linkTable('owner_veterinarians', 'owner_id', 'veterinarian_id')}
+      ${SEARCH_INDEXED.map(firstSearchIndex).join('')}`,
   },
   {
     version: 2,
@@ -238,7 +259,17 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       );
       CREATE INDEX request_usage_age ON request_usage (hour);`,
   },
-  // Version 8 is the search index's (issue 16, another branch).
+  {
+    version: 8,
+    description: 'the search index: prefix keys of each item tagged with their tier, read in creation order (SPEC §5)',
+    // One row per key an item is found by (src/storage/search-keys.ts); the primary key (tenant, key, seq) makes a
+    // tier one index range in creation order, with the tenant inside it. COLLATE "C": keys compare as bytes, the
+    // same as on SQLite. Items stored before this migration get their keys on start (PostgresStorage.migrate).
+    // The tsvector columns of migration 1 go (with their GIN index): the keys are the one search index.
+    sql: SEARCH_INDEXED.map(
+      (table) => `${searchKeysTable(table)} ALTER TABLE ${table} DROP COLUMN search_words, DROP COLUMN search_vector;`,
+    ).join(''),
+  },
   {
     version: 9,
     description: 'the open adoption listing filtered by colour or location reads its page by index',

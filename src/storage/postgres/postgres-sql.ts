@@ -3,7 +3,7 @@ import { columnOf, representedFields, type AssociationDef, type ResourceDef } fr
 import type { Filter, Sort } from '../../query/collection.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import type { Criteria, ListQuery, Scope } from '../storage.js';
-import { searchQuery } from './text-search.js';
+import { matchRanges, searchText, type TierStream } from '../search-keys.js';
 
 /** Positional parameters collected while a statement is written: add() gives the placeholder of a value. */
 export class Params {
@@ -36,14 +36,12 @@ export const selectList = perDefinition((def: ResourceDef): string =>
  * The ORDER BY of a sort. Text compares case-insensitively and by code point (COLLATE "C"), and
  * null sorts first, as in SQLite, so that both backends give the same order; ties in creation order.
  */
-export function orderBy(sort: Sort | undefined, rank: string | undefined): string {
+function orderBy(sort: Sort | undefined): string {
   const keys: string[] = [];
   if (sort) {
     const column = `t.${columnOf(sort.field)}`;
     const key = TIMESTAMPS.has(sort.field) ? column : `lower(${column}) COLLATE "C"`;
     keys.push(sort.descending ? `${key} DESC NULLS LAST` : `${key} ASC NULLS FIRST`);
-  } else if (rank !== undefined) {
-    keys.push(`${rank} DESC`);
   }
   keys.push('t.seq');
   return keys.join(', ');
@@ -51,15 +49,19 @@ export function orderBy(sort: Sort | undefined, rank: string | undefined): strin
 
 export interface Where {
   readonly where: string;
-  /** With search text: the relevance of a row (higher is better), for ORDER BY. */
-  readonly rank?: string;
 }
 
 /**
  * The WHERE clause of tenant, filters, relation and search; undefined when nothing can match. The `spread` filter,
  * if any, compares with `v.value` instead of its values: one value of it per LATERAL subquery (listStatement).
  */
-export function whereClause(scope: Scope, criteria: Criteria, params: Params, spread?: Filter): Where | undefined {
+export function whereClause(
+  def: ResourceDef,
+  scope: Scope,
+  criteria: Criteria,
+  params: Params,
+  spread?: Filter,
+): Where | undefined {
   const clauses: string[] = [];
   // The public view reads every tenant's rows; a tenant's reads are bounded by its id.
   if (scope.kind === 'tenant') clauses.push(`t.tenant_id = ${params.add(scope.tenantId)}`);
@@ -87,16 +89,19 @@ export function whereClause(scope: Scope, criteria: Criteria, params: Params, sp
       );
     }
   }
-  let rank: string | undefined;
   if (criteria.q !== undefined) {
-    const query = searchQuery(criteria.q);
-    if (query === undefined) return undefined;
-    const tsquery = `${params.add(query)}::tsquery`;
-    clauses.push(`t.search_vector @@ ${tsquery}`);
-    // Normalization 1 divides by 1 + log(number of words): a short item that matches ranks higher.
-    rank = `ts_rank(t.search_vector, ${tsquery}, 1)`;
+    // The match set (count, and q with sort): for each word, the item's seq among those of the keys it needs.
+    // Ranked pages read the tiers instead (streamsQuery).
+    const text = searchText(criteria.q);
+    if (text === undefined) return undefined;
+    const owner = scope.kind === 'tenant' ? `m.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
+    for (const [from, to] of matchRanges(text)) {
+      clauses.push(
+        `t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key >= ${params.add(from)} AND m.key < ${params.add(to)})`,
+      );
+    }
   }
-  return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true', rank };
+  return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true' };
 }
 
 /** The columns of selectList as read back from a subquery `r`. */
@@ -114,11 +119,11 @@ const outerList = perDefinition((def: ResourceDef): string =>
  */
 export function listStatement(def: ResourceDef, scope: Scope, query: ListQuery, params: Params): string | undefined {
   const spread = query.sort || query.q !== undefined ? undefined : query.filters.find((f) => f.values.length > 1);
-  const clause = whereClause(scope, query, params, spread);
+  const clause = whereClause(def, scope, query, params, spread);
   if (clause === undefined) return undefined;
   if (!spread) {
     return `SELECT ${selectList(def)} FROM ${def.name} t WHERE ${clause.where}
-      ORDER BY ${orderBy(query.sort, clause.rank)} LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
+      ORDER BY ${orderBy(query.sort)} LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
   }
   const values = params.add(spread.values);
   const reach = params.add(query.offset + query.limit + 1);
@@ -127,13 +132,95 @@ export function listStatement(def: ResourceDef, scope: Scope, query: ListQuery, 
     ORDER BY r.seq LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
 }
 
-/** The INSERT of one item: tenant, the represented fields, then the search columns. */
+/**
+ * The streams of search tiers in one statement (search-tiers.ts): for each tier in order, its keys' first `limit`
+ * rows in creation order (after `afterSeq` when given) that have one of each of its `also` sets of keys, joined to
+ * their items and the criteria's filters and relation; rows are the item's columns, its seq, the tier. The tiers
+ * travel as arrays and LATERAL subqueries read each key, so the text, and its prepared plan, is one whatever the
+ * query; the outer LIMIT stops the tiers after the page. A tier's keys are joined by new lines (keys hold letters,
+ * digits, spaces, `|` and `~`), its `also` sets by new lines and a set's keys by tabs.
+ */
+export function streamsQuery(
+  def: ResourceDef,
+  scope: Scope,
+  criteria: Criteria,
+  streams: readonly TierStream[],
+  limit: number,
+  afterSeq: number | undefined,
+): { sql: string; params: unknown[] } {
+  const params = new Params();
+  const where = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
+  const tiers = params.add(streams.map((stream) => stream.tier));
+  const keys = params.add(streams.map((stream) => stream.keys.join('\n')));
+  const also = params.add(streams.map((stream) => stream.also.map((set) => set.join('\t')).join('\n')));
+  let bounds = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
+  if (afterSeq !== undefined) bounds += `k.seq > ${params.add(afterSeq)} AND `;
+  const most = params.add(limit);
+  const sql = `SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${also}::text[]) WITH ORDINALITY AS s(tier, keys, also, n)
+    CROSS JOIN LATERAL (SELECT m.* FROM unnest(string_to_array(s.keys, E'\\n')) AS kk(key)
+      CROSS JOIN LATERAL (SELECT i.*, k.seq AS seq_, s.tier FROM ${def.name}_search_keys k
+        CROSS JOIN LATERAL (SELECT ${selectList(def)} FROM ${def.name} t
+          WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq AND ${where} LIMIT 1) i
+        WHERE ${bounds}k.key = kk.key
+          AND NOT EXISTS (SELECT 1 FROM unnest(string_to_array(s.also, E'\\n')) AS a(keys) WHERE NOT EXISTS
+            (SELECT 1 FROM ${def.name}_search_keys x WHERE x.tenant_id = k.tenant_id
+              AND x.key = ANY(string_to_array(a.keys, E'\\t')) AND x.seq = k.seq))
+        ORDER BY k.seq LIMIT ${most}) m
+      ORDER BY m.seq_ LIMIT ${most}) r
+    LIMIT ${most}`;
+  return { sql, params: params.values };
+}
+
+/**
+ * A range of search keys [from, to) in key order, then creation order, joined to their items and the criteria's
+ * filters and relation: rows are the item's columns, its seq and the key.
+ */
+export function rangeQuery(
+  def: ResourceDef,
+  scope: Scope,
+  criteria: Criteria,
+  [from, to]: readonly [string, string],
+  limit: number,
+  after?: { readonly key: string; readonly seq: number },
+): { sql: string; params: unknown[] } {
+  const params = new Params();
+  const where = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
+  const tenant = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
+  // Read on after a row: from its key, the rows of that key after its seq.
+  const start = after
+    ? `k.key >= ${params.add(after.key)} AND (k.key > ${params.add(after.key)} OR k.seq > ${params.add(after.seq)})`
+    : `k.key >= ${params.add(from)}`;
+  // The item is a LATERAL subquery that cannot be pulled up (LIMIT 1): the keys lead, in index order, whatever the
+  // statistics say of the filters (right after a bulk load, PostgreSQL read a filter's index and sorted its matches).
+  const sql = `SELECT r.*, k.seq, k.key FROM ${def.name}_search_keys k
+    CROSS JOIN LATERAL (SELECT ${selectList(def)} FROM ${def.name} t
+      WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq AND ${where} LIMIT 1) r
+    WHERE ${tenant}${start} AND k.key < ${params.add(to)}
+    ORDER BY k.key, k.seq LIMIT ${params.add(limit)}`;
+  return { sql, params: params.values };
+}
+
+/** How many postings each key has, up to `bound`: one row, a count per key. */
+export function postingsQuery(
+  def: ResourceDef,
+  scope: Scope,
+  keys: readonly string[],
+  bound: number,
+): { sql: string; params: unknown[] } {
+  const params = new Params();
+  const tenant = scope.kind === 'tenant' ? `tenant_id = ${params.add(scope.tenantId)} AND ` : '';
+  const counts = keys.map(
+    (key) =>
+      `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant}key = ${params.add(key)} LIMIT ${Math.trunc(bound)}) p)`,
+  );
+  return { sql: `SELECT ${counts.join(', ')}`, params: params.values };
+}
+
+/** The INSERT of one item: tenant, then the represented fields. */
 export function insertStatement(def: ResourceDef): string {
   const columns = representedFields(def).map(columnOf);
   const values = columns.map((_, index) => `$${index + 2}`);
-  const words = columns.length + 2;
-  return `INSERT INTO ${def.name} (tenant_id, ${columns.join(', ')}, search_words, search_vector)
-    VALUES ($1, ${values.join(', ')}, $${words}, $${words + 1}::tsvector)`;
+  return `INSERT INTO ${def.name} (tenant_id, ${columns.join(', ')}) VALUES ($1, ${values.join(', ')})`;
 }
 
 /**

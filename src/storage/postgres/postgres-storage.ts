@@ -11,7 +11,8 @@ import { resourceByName } from '../../resources/index.js';
 import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { answerParams, IDEMPOTENCY_SQL, IdempotencyPolicy, keyParams } from '../idempotency-keys.js';
 import { jsonPage, toItem } from '../items.js';
-import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.js';
+import { searchText, tierOfKey } from '../search-keys.js';
+import { mergeTiered, POSTINGS_BOUND, tieredMatches, type StreamSource, type TieredItem } from '../search-tiers.js';
 import type {
   Criteria,
   IdempotencyClaim,
@@ -34,7 +35,16 @@ import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresGrantStore } from './postgres-grant-store.js';
 import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.js';
 import { runMigrations } from './migrate.js';
-import { listStatement, orderBy, Params, relatedQuery, selectList, whereClause } from './postgres-sql.js';
+import {
+  listStatement,
+  Params,
+  postingsQuery,
+  rangeQuery,
+  relatedQuery,
+  selectList,
+  streamsQuery,
+  whereClause,
+} from './postgres-sql.js';
 
 type Row = FieldValue[];
 
@@ -79,6 +89,7 @@ export class PostgresStorage implements Storage {
   }
 
   async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
+    if (query.q !== undefined && !query.sort) return this.rankedPage(def, scope, query);
     const params = new Params();
     const sql = listStatement(def, scope, query, params);
     if (sql === undefined) return { items: [], hasMore: false };
@@ -88,6 +99,42 @@ export class PostgresStorage implements Storage {
     return { items, hasMore };
   }
 
+  /** A page of search results in SPEC §5's tiers, read through the search index until the page is full. */
+  private async rankedPage(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
+    const text = searchText(query.q!);
+    if (text === undefined) return { items: [], hasMore: false };
+    const end = query.offset + query.limit;
+    const matches = await tieredMatches(def, text, end + 1, this.streams(def, scope, query));
+    return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
+  }
+
+  /** The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts). */
+  private streams(def: ResourceDef, scope: Scope, criteria: Criteria): StreamSource {
+    const names = representedFields(def);
+    return {
+      read: async (streams, limit, afterSeq) => {
+        const { sql, params } = streamsQuery(def, scope, criteria, streams, limit, afterSeq);
+        return (await this.db.rows<Row>(sql, params)).map((row) => ({
+          item: toItem(names, row),
+          seq: Number(row[names.length]),
+          tier: Number(row[names.length + 1]),
+        }));
+      },
+      range: async (keys, limit, after) => {
+        const { sql, params } = rangeQuery(def, scope, criteria, keys, limit, after);
+        return (await this.db.rows<Row>(sql, params)).map((row) => {
+          const key = row[names.length + 1] as string;
+          return { item: toItem(names, row), seq: Number(row[names.length]), key, tier: tierOfKey(key) };
+        });
+      },
+      postings: async (keys) => {
+        const { sql, params } = postingsQuery(def, scope, keys, POSTINGS_BOUND);
+        const [counts] = await this.db.rows<Row>(sql, params);
+        return new Map(keys.map((key, index) => [key, Number(counts![index])]));
+      },
+    };
+  }
+
   /** The driver hands values over as JavaScript strings anyway, so the texts are written from the items. */
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
     return jsonPage(await this.list(def, scope, query), fields);
@@ -95,7 +142,7 @@ export class PostgresStorage implements Storage {
 
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
     const params = new Params();
-    const clause = whereClause(scope, criteria, params);
+    const clause = whereClause(def, scope, criteria, params);
     if (clause === undefined) return 0;
     const [row] = await this.db.rows<[string]>(
       `SELECT count(*) FROM ${def.name} t WHERE ${clause.where}`,
@@ -159,24 +206,16 @@ export class PostgresStorage implements Storage {
   }
 
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
+    const text = searchText(query.q);
+    if (text === undefined) return { hits: [], hasMore: false };
+    const need = query.offset + query.limit + 1;
     const perType = await Promise.all(
-      query.types.map(async (def, order): Promise<RankedHit[]> => {
-        const params = new Params();
-        const clause = whereClause(scope, { filters: [], q: query.q }, params);
-        if (clause?.rank === undefined) return [];
-        const sql = `SELECT ${selectList(def)}, ${clause.rank} FROM ${def.name} t WHERE ${clause.where}
-        ORDER BY ${orderBy(undefined, clause.rank)} LIMIT ${params.add(searchWindow(query))}`;
-        const names = representedFields(def);
-        // ts_rank is higher for a better match; the merge wants lower, as SQLite's bm25 gives it.
-        return (await this.db.rows<Row>(sql, params.values)).map((row) => ({
-          def,
-          item: toItem(names, row),
-          rank: -Number(row[names.length]),
-          order,
-        }));
-      }),
+      query.types.map(async (def): Promise<{ def: ResourceDef; matches: TieredItem[] }> => ({
+        def,
+        matches: await tieredMatches(def, text, need, this.streams(def, scope, { filters: [] })),
+      })),
     );
-    return mergeSearchHits(perType.flat(), query);
+    return mergeTiered(perType, query);
   }
 
   claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {

@@ -29,30 +29,41 @@ import { MissingReferences } from '../storage-error.js';
 import type { IdempotencyClaim, IdempotencyKey, Precondition, TenantScope } from '../storage.js';
 import type { Connection, Executor } from './connection.js';
 import { insertStatement, Params, selectList } from './postgres-sql.js';
-import { searchColumns } from './text-search.js';
+import { changedKeys, itemKeys } from '../search-keys.js';
 
 /** Claims released again and again under our feet: the client is told to retry, as for a claim in progress. */
 const CLAIM_ROUNDS = 5;
 
 /**
- * The INSERT of one item and the UPDATE of its key's answer, one statement: the answer, the client and the key follow
- * the INSERT's parameters.
+ * The INSERT of one item and of its search keys, one statement: the keys (a text array) follow the INSERT's
+ * parameters.
+ */
+const insertIndexed = perDefinition((def: ResourceDef): string => {
+  const keys = representedFields(def).length + 2;
+  return `WITH created AS (${insertStatement(def)} RETURNING seq)
+    INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, k.key, created.seq FROM created, unnest($${keys}::text[]) AS k(key)`;
+});
+
+/**
+ * The INSERT of one item and its search keys, and the UPDATE of its key's answer, one statement: the answer, the
+ * client and the key follow the keys.
  */
 const insertAnswering = perDefinition((def: ResourceDef): string => {
-  const next = representedFields(def).length + 4;
-  return `WITH created AS (${insertStatement(def)})
+  const keys = representedFields(def).length + 2;
+  const next = keys + 1;
+  return `WITH created AS (${insertStatement(def)} RETURNING seq),
+    indexed AS (INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, k.key, created.seq FROM created, unnest($${keys}::text[]) AS k(key))
     UPDATE idempotency_keys SET answer = $${next} WHERE tenant_id = $1 AND client_id = $${next + 1} AND key = $${next + 2}`;
 });
 
 /**
- * Inserts the item. With nothing to check or link, one statement is its own transaction: the
+ * Inserts the item and its search keys. With nothing to check or link, one statement is its own transaction: the
  * INSERT alone, or with a key's answer the INSERT inside the UPDATE that stores the answer.
  */
 export async function createItem(db: Connection, scope: TenantScope, plan: CreatePlan): Promise<void> {
-  const { words, vector } = searchColumns(plan.def, plan.item);
-  const params = [scope.tenantId, ...plan.row, words, vector];
+  const params = [scope.tenantId, ...plan.row, itemKeys(plan.def, plan.item)];
   if (plan.checks.length === 0 && plan.links.length === 0) {
-    if (!plan.answer) await db.run(insertStatement(plan.def), params);
+    if (!plan.answer) await db.run(insertIndexed(plan.def), params);
     else
       await db.run(insertAnswering(plan.def), [
         ...params,
@@ -64,10 +75,36 @@ export async function createItem(db: Connection, scope: TenantScope, plan: Creat
   }
   await db.transaction(async (tx) => {
     await checkReferences(tx, scope, plan.checks);
-    await tx.run(insertStatement(plan.def), params);
+    await tx.run(insertIndexed(plan.def), params);
     await replaceLinks(tx, scope, plan.item.id!, plan.links);
     if (plan.answer) await tx.run(IDEMPOTENCY_SQL.answer, answerParams(scope, plan.answer));
   });
+}
+
+/** Replaces an item's search keys `before` with `after`, writing only those that changed. */
+async function reindex(
+  tx: Executor,
+  def: ResourceDef,
+  scope: TenantScope,
+  seq: string,
+  before: readonly string[],
+  after: readonly string[],
+): Promise<void> {
+  const { gone, added } = changedKeys(before, after);
+  if (gone.length > 0) {
+    await tx.run(`DELETE FROM ${def.name}_search_keys WHERE tenant_id = $1 AND seq = $2 AND key = ANY($3::text[])`, [
+      scope.tenantId,
+      seq,
+      gone,
+    ]);
+  }
+  if (added.length > 0) {
+    await tx.run(`INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, unnest($3::text[]), $2`, [
+      scope.tenantId,
+      seq,
+      added,
+    ]);
+  }
 }
 
 /**
@@ -85,15 +122,15 @@ export async function updateItem(
   if (!row) return undefined;
   expect?.(row.item);
   await checkReferences(tx, scope, plan.checks);
+  const before = itemKeys(def, row.item);
   const item = applyUpdate(plan, row.item);
-  const { words, vector } = searchColumns(def, item);
   const params = new Params();
   const sets = changed.map((name) => `${columnOf(name)} = ${params.add(item[name])}`);
-  sets.push(`search_words = ${params.add(words)}`, `search_vector = ${params.add(vector)}::tsvector`);
   await tx.run(
     `UPDATE ${def.name} SET ${sets.join(', ')} WHERE tenant_id = ${params.add(scope.tenantId)} AND seq = ${params.add(row.seq)}`,
     params.values,
   );
+  await reindex(tx, def, scope, row.seq, before, itemKeys(def, item));
   await replaceLinks(tx, scope, id, plan.links);
   return item;
 }
@@ -111,6 +148,7 @@ export async function removeItem(
   if (!row) return false;
   expect?.(row.item);
   await tx.run(`DELETE FROM ${def.name} WHERE tenant_id = $1 AND seq = $2`, [scope.tenantId, row.seq]);
+  await reindex(tx, def, scope, row.seq, itemKeys(def, row.item), []);
   for (const { table, column } of clear.refColumns) {
     await tx.run(`UPDATE ${table} SET ${column} = NULL WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
   }

@@ -15,9 +15,30 @@ function resourceTable(table: string, columns: string): string {
       updated_at TEXT NOT NULL
     );
     CREATE UNIQUE INDEX ${table}_id ON ${table} (tenant_id, id);
-    CREATE INDEX ${table}_tenant_order ON ${table} (tenant_id, seq);
-    CREATE VIRTUAL TABLE ${table}_fts USING fts5 (words, tokenize = 'unicode61 remove_diacritics 0');`;
+    CREATE INDEX ${table}_tenant_order ON ${table} (tenant_id, seq);`;
 }
+
+/** Migration 1's search index, an FTS5 table per resource, which migration 8 replaced with the search keys. */
+function firstSearchIndex(table: string): string {
+  return `CREATE VIRTUAL TABLE ${table}_fts USING fts5 (words, tokenize = 'unicode61 remove_diacritics 0');`;
+}
+
+/**
+ * The search index of a resource (SPEC §5): one row per key an item is found by (src/storage/search-keys.ts), keyed
+ * (tenant, key, seq), so that a tier is one range of it in creation order with the tenant inside.
+ */
+function searchKeysTable(table: string): string {
+  return `
+    CREATE TABLE ${table}_search_keys (
+      tenant_id TEXT NOT NULL,
+      key TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      PRIMARY KEY (tenant_id, key, seq)
+    ) WITHOUT ROWID;`;
+}
+
+/** The resources migration 8 gives a search index; their stored items get their keys when it runs. */
+export const SEARCH_INDEXED: readonly string[] = ['dogs', 'owners', 'veterinarians', 'foods'];
 
 export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
   {
@@ -84,7 +105,8 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
         veterinarian_id TEXT NOT NULL
       );
       CREATE UNIQUE INDEX owner_veterinarians_pair ON owner_veterinarians (tenant_id, owner_id, veterinarian_id);
-      CREATE INDEX owner_veterinarians_veterinarian ON owner_veterinarians (tenant_id, veterinarian_id, seq);`,
+      CREATE INDEX owner_veterinarians_veterinarian ON owner_veterinarians (tenant_id, veterinarian_id, seq);
+      ${SEARCH_INDEXED.map(firstSearchIndex).join('')}`,
   },
   {
     version: 2,
@@ -225,7 +247,15 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
       ) WITHOUT ROWID;
       CREATE INDEX request_usage_age ON request_usage (hour);`,
   },
-  // Version 8 is the search index's (issue 16, another branch).
+  {
+    version: 8,
+    description: 'the search index: prefix keys of each item tagged with their tier, read in creation order (SPEC §5)',
+    // One row per key an item is found by (src/storage/search-keys.ts), clustered by (tenant, key, seq): a tier is
+    // one range of it, in creation order, and the tenant is in the key, so no row is joined to learn its tenant.
+    // Items stored before this migration get their keys when the storage starts (SqliteStorage.migrate).
+    // The FTS5 tables of migration 1 go: the keys are the one search index.
+    sql: SEARCH_INDEXED.map((table) => `${searchKeysTable(table)} DROP TABLE ${table}_fts;`).join(''),
+  },
   {
     version: 9,
     description: 'the open adoption listing filtered by colour or location reads its page by index',

@@ -1,7 +1,7 @@
 // SQL text for the SQLite backend, built from resource definitions (statements are cached by this text).
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
 import { perDefinition } from '../../resources/per-definition.js';
-import { words } from '../search-words.js';
+import { matchRanges, searchText, type SearchText, type TierStream } from '../search-keys.js';
 import type { Criteria, Scope } from '../storage.js';
 
 /**
@@ -62,14 +62,108 @@ export const insertQuery = perDefinition((def: ResourceDef): string => {
   return `INSERT INTO ${def.name} (tenant_id, ${fields.map(columnOf).join(', ')}) VALUES (?, ${fields.map(() => '?').join(', ')})`;
 });
 
-/** A row's entry in the full-text index: its seq, then its words. */
-export const searchIndexInsert = perDefinition(
-  (def: ResourceDef): string => `INSERT INTO ${def.name}_fts (rowid, words) VALUES (?, ?)`,
+/** An item's keys in the search index (parameters: tenant, seq, the keys as a JSON array). */
+export const searchKeysInsert = perDefinition(
+  (def: ResourceDef): string =>
+    `INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT ?, value, ? FROM json_each(?)`,
 );
 
-/** With search text, the full-text index leads (CROSS JOIN fixes the order): it narrows far better than the tenant. */
-export function fromClause(def: ResourceDef, q: string | undefined): string {
-  return q === undefined ? `${def.name} t` : `${def.name}_fts f CROSS JOIN ${def.name} t ON t.seq = f.rowid`;
+/** Removes an item's keys, found through the primary key (parameters: tenant, seq, the keys as a JSON array). */
+export const searchKeysDelete = perDefinition(
+  (def: ResourceDef): string =>
+    `DELETE FROM ${def.name}_search_keys WHERE tenant_id = ? AND seq = ? AND key IN (SELECT value FROM json_each(?))`,
+);
+
+/**
+ * The streams of search tiers in one statement (search-tiers.ts): for each tier, its keys' first rows in creation
+ * order that have one of each of its `also` sets of keys, joined to their items and the query's `where`; rows are the
+ * item's columns, its seq, the tier; the limit again for the whole. Parameters, per tier and per key of it: the
+ * tenant (with `tenant`), the key, the last seq read (with `after`), the `also` keys, the params of `where`, the
+ * limit; then the limit again for a tier of several keys; then the limit.
+ */
+export function streamsQuery(
+  def: ResourceDef,
+  where: string,
+  streams: readonly TierStream[],
+  after: boolean,
+  tenant: boolean,
+): string {
+  // The text is kept by its shape: built and hashed once, where a text of a dozen members built for each search
+  // would be hashed again at each look-up in the statement cache.
+  let shape = `${def.name} ${after} ${tenant} ${where}`;
+  for (const { tier, keys, also } of streams)
+    shape += ` ${tier}:${keys.length}:${also.map((set) => set.length).join()}`;
+  let text = streamTexts.get(shape);
+  if (text === undefined) {
+    if (streamTexts.size >= STREAM_TEXTS) streamTexts.clear();
+    text = streamsText(def, where, streams, after, tenant);
+    streamTexts.set(shape, text);
+  }
+  return text;
+}
+
+/** The stream texts kept; a client's filters could make more shapes, so the set is bounded. */
+const STREAM_TEXTS = 256;
+const streamTexts = new Map<string, string>();
+
+function streamsText(
+  def: ResourceDef,
+  where: string,
+  streams: readonly TierStream[],
+  after: boolean,
+  tenant: boolean,
+): string {
+  const bounds = `${tenant ? 'k.tenant_id = ? AND ' : ''}k.key = ?${after ? ' AND k.seq > ?' : ''}`;
+  const members = streams.map(({ tier, keys, also }) => {
+    const sets = also
+      .map(
+        (set) =>
+          `EXISTS (SELECT 1 FROM ${def.name}_search_keys a WHERE a.tenant_id = k.tenant_id AND a.key IN (${marks(set.length)}) AND a.seq = k.seq) AND `,
+      )
+      .join('');
+    const one = `SELECT * FROM (SELECT ${selectList(def)}, k.seq AS s, ${Math.trunc(tier)} FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq WHERE ${bounds} AND ${sets}${where} ORDER BY k.seq LIMIT ${BOUND_INTEGER})`;
+    // Several keys: each read in creation order up to the limit, then merged.
+    return keys.length === 1
+      ? one
+      : `SELECT * FROM (${Array.from(keys, () => one).join(' UNION ALL ')} ORDER BY s LIMIT ${BOUND_INTEGER})`;
+  });
+  // The members run one after another as the outer LIMIT pulls rows: the tiers after the page are never read.
+  return `SELECT * FROM (${members.join(' UNION ALL ')}) LIMIT ${BOUND_INTEGER}`;
+}
+
+/** How many postings each of `count` keys has, up to `bound` (parameters, per key: the tenant with `tenant`, the key). */
+export function postingsQuery(def: ResourceDef, count: number, bound: number, tenant: boolean): string {
+  const one = `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant ? 'tenant_id = ? AND ' : ''}key = ? LIMIT ${Math.trunc(bound)}))`;
+  return `SELECT ${Array.from({ length: count }, () => one).join(', ')}`;
+}
+
+function marks(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}
+
+/**
+ * A range of search keys [from, to) in key order, then creation order, joined to their items and `where`: rows are
+ * the item's columns, its seq and the key (parameters: the tenant with `tenant`, from, to, with `after` the last
+ * row's key and seq (from being its key), the params of `where`, the limit).
+ */
+export function rangeQuery(def: ResourceDef, where: string, tenant: boolean, after: boolean): string {
+  // Read on after a row: from its key, the rows of that key after its seq.
+  return `SELECT ${selectList(def)}, k.seq, k.key FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq
+    WHERE ${tenant ? 'k.tenant_id = ? AND ' : ''}k.key >= ? AND k.key < ?${after ? ' AND (k.key > ? OR k.seq > ?)' : ''} AND ${where}
+    ORDER BY k.key, k.seq LIMIT ${BOUND_INTEGER}`;
+}
+
+/**
+ * The condition that an item matches search text (SPEC §5), for count and a sorted `q`: for each word, the item's
+ * seq among those of its range of keys (search-keys.ts matchRanges), read from the search index of the tenant.
+ */
+function matchClauses(def: ResourceDef, text: SearchText, tenant: string | undefined, params: unknown[]): string[] {
+  const owner = tenant === undefined ? '' : 'm.tenant_id = ? AND ';
+  return matchRanges(text).map(([from, to]) => {
+    if (tenant !== undefined) params.push(tenant);
+    params.push(from, to);
+    return `t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key >= ? AND m.key < ?)`;
+  });
 }
 
 export function sortKey(field: string): string {
@@ -109,10 +203,9 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria):
     }
   }
   if (criteria.q !== undefined) {
-    const terms = words(criteria.q);
-    if (terms.length === 0) return { params };
-    clauses.push(`${def.name}_fts MATCH ?`);
-    params.push(terms.map((term) => `"${term}"*`).join(' '));
+    const text = searchText(criteria.q);
+    if (text === undefined) return { params };
+    clauses.push(...matchClauses(def, text, tenant, params));
   }
   return { where: clauses.join(' AND '), params };
 }

@@ -14,8 +14,7 @@ import { resourceByName } from '../../resources/index.js';
 import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { now } from '../ids.js';
 import { IdempotencyPolicy } from '../idempotency-keys.js';
-import { toItem } from '../items.js';
-import { mergeSearchHits, searchWindow, type RankedHit } from '../search-merge.js';
+import { jsonPage, toItem } from '../items.js';
 import type {
   Criteria,
   IdempotencyClaim,
@@ -41,7 +40,6 @@ import { migrations } from './sqlite-migrations.js';
 import {
   BOUND_INTEGER,
   byIdQuery,
-  fromClause,
   jsonObjectOf,
   relatedQuery,
   selectList,
@@ -49,6 +47,10 @@ import {
   whereClause,
 } from './sqlite-sql.js';
 import { SqliteWrites } from './sqlite-writes.js';
+import { SqliteSearch } from './sqlite-search.js';
+
+/** The migration that creates the search index (sqlite-migrations.ts). */
+const SEARCH_KEYS_VERSION = 8;
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
@@ -58,6 +60,8 @@ export class SqliteStorage implements Storage {
   /** Renders write plans; runs only inside `writes`. */
   private readonly plans: SqliteWrites;
   private readonly idempotency = new IdempotencyPolicy();
+  /** Ranked search through the search index (SPEC §5). */
+  private readonly ranked: SqliteSearch;
   readonly auth: SqliteAuthStore;
   readonly requestLog: SqliteRequestLog;
   readonly sessions: SqliteSessionStore;
@@ -84,6 +88,7 @@ export class SqliteStorage implements Storage {
     this.statements = new Statements(this.db);
     this.writes = new GroupCommit(this.db);
     this.plans = new SqliteWrites(this.statements);
+    this.ranked = new SqliteSearch(this.statements, this.plans);
     this.auth = new SqliteAuthStore(this.statements, this.writes);
     this.requestLog = new SqliteRequestLog(this.statements, this.writes);
     this.sessions = new SqliteSessionStore(this.statements, this.writes);
@@ -106,6 +111,7 @@ export class SqliteStorage implements Storage {
       if (applied.has(migration.version)) continue;
       this.db.transaction(() => {
         this.db.exec(migration.sql);
+        if (migration.version === SEARCH_KEYS_VERSION) this.ranked.indexStoredItems();
         this.db
           .prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)')
           .run(migration.version, now());
@@ -133,6 +139,7 @@ export class SqliteStorage implements Storage {
   }
 
   async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
+    if (query.q !== undefined && !query.sort) return this.ranked.page(def, scope, query);
     const { rows, hasMore } = this.page(def, scope, query, selectList(def), (sql, params) =>
       this.readItems(def, sql, params),
     );
@@ -140,6 +147,7 @@ export class SqliteStorage implements Storage {
   }
 
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
+    if (query.q !== undefined && !query.sort) return jsonPage(await this.ranked.page(def, scope, query), fields);
     const { rows, hasMore } = this.page(
       def,
       scope,
@@ -150,7 +158,7 @@ export class SqliteStorage implements Storage {
     return { items: rows, hasMore };
   }
 
-  /** One page of `columns` in the order of the query (sort, else rank with q, then creation), read by `read`. */
+  /** One page of `columns` in the order of the query (sort, else creation order), read by `read`. */
   private page<Row>(
     def: ResourceDef,
     scope: Scope,
@@ -162,9 +170,8 @@ export class SqliteStorage implements Storage {
     if (where === undefined) return { rows: [], hasMore: false };
     const order: string[] = [];
     if (query.sort) order.push(`${sortKey(query.sort.field)} ${query.sort.descending ? 'DESC' : 'ASC'}`);
-    else if (query.q !== undefined) order.push('f.rank');
     order.push('t.seq');
-    const sql = `SELECT ${columns} FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${BOUND_INTEGER} OFFSET ${BOUND_INTEGER}`;
+    const sql = `SELECT ${columns} FROM ${def.name} t WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${BOUND_INTEGER} OFFSET ${BOUND_INTEGER}`;
     let rows: Row[];
     try {
       rows = read(sql, [...params, query.limit + 1, query.offset]);
@@ -181,9 +188,7 @@ export class SqliteStorage implements Storage {
     if (where === undefined) return 0;
     try {
       return (
-        this.statements
-          .get(`SELECT count(*) AS n FROM ${fromClause(def, criteria.q)} WHERE ${where}`)
-          .get(...params) as { n: number }
+        this.statements.get(`SELECT count(*) AS n FROM ${def.name} t WHERE ${where}`).get(...params) as { n: number }
       ).n;
     } catch (error) {
       throw this.statements.failure(error);
@@ -227,7 +232,7 @@ export class SqliteStorage implements Storage {
       const row = this.plans.current(def, scope, id);
       if (!row) return false;
       expect?.(row.item);
-      this.plans.remove(scope, id, plan, row.seq);
+      this.plans.remove(scope, id, plan, row);
       return true;
     });
   }
@@ -262,23 +267,7 @@ export class SqliteStorage implements Storage {
   }
 
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
-    const window = searchWindow(query);
-    const ranked: RankedHit[] = [];
-    try {
-      query.types.forEach((def, order) => {
-        const { where, params } = whereClause(def, scope, { filters: [], q: query.q });
-        if (where === undefined) return;
-        const names = representedFields(def);
-        const sql = `SELECT ${selectList(def)}, f.rank FROM ${fromClause(def, query.q)} WHERE ${where} ORDER BY f.rank, t.seq LIMIT ${BOUND_INTEGER}`;
-        for (const row of this.statements.raw(sql).all(...params, window) as FieldValue[][]) {
-          ranked.push({ def, item: toItem(names, row), rank: Number(row[names.length]), order });
-        }
-      });
-    } catch (error) {
-      throw this.statements.failure(error);
-    }
-    // FTS5's rank is bm25 negated: lower is better, as the merge expects.
-    return mergeSearchHits(ranked, query);
+    return this.ranked.search(scope, query);
   }
 
   async claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {

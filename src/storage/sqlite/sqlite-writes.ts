@@ -25,9 +25,9 @@ import {
 } from '../idempotency-keys.js';
 import { toItem } from '../items.js';
 import { MissingReferences } from '../storage-error.js';
-import { indexedWords } from '../search-words.js';
+import { changedKeys, itemKeys } from '../search-keys.js';
 import type { IdempotencyClaim, IdempotencyKey, TenantScope } from '../storage.js';
-import { currentQuery, insertQuery, searchIndexInsert } from './sqlite-sql.js';
+import { currentQuery, insertQuery, searchKeysDelete, searchKeysInsert } from './sqlite-sql.js';
 import type { Statements } from './statements.js';
 
 /** The shared statements with SQLite's placeholders: each `$n` is used once and in order, so `?` binds the same. */
@@ -55,7 +55,7 @@ export class SqliteWrites {
   create(scope: TenantScope, plan: CreatePlan): void {
     this.checkReferences(scope, plan.checks);
     const { lastInsertRowid } = this.statements.get(insertQuery(plan.def)).run(scope.tenantId, ...plan.row);
-    this.statements.get(searchIndexInsert(plan.def)).run(lastInsertRowid, indexedWords(plan.def, plan.item));
+    this.indexKeys(scope, plan.def, lastInsertRowid, plan.item);
     this.replaceLinks(scope, plan.item.id!, plan.links);
     if (plan.answer) this.statements.get(KEYS_SQL.answer).run(...answerParams(scope, plan.answer));
   }
@@ -64,20 +64,22 @@ export class SqliteWrites {
   update(scope: TenantScope, id: string, plan: UpdatePlan, { seq, item }: CurrentRow): Item {
     this.checkReferences(scope, plan.checks);
     const { def, changed } = plan;
+    const before = itemKeys(def, item);
     applyUpdate(plan, item);
     const sql = `UPDATE ${def.name} SET ${changed.map((name) => `${columnOf(name)} = ?`).join(', ')} WHERE seq = ?`;
     this.statements.get(sql).run(...changed.map((name) => item[name]), seq);
-    this.statements.get(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
-    this.statements.get(searchIndexInsert(def)).run(seq, indexedWords(def, item));
+    const { gone, added } = changedKeys(before, itemKeys(def, item));
+    if (gone.length > 0) this.statements.get(searchKeysDelete(def)).run(scope.tenantId, seq, JSON.stringify(gone));
+    if (added.length > 0) this.statements.get(searchKeysInsert(def)).run(scope.tenantId, seq, JSON.stringify(added));
     this.replaceLinks(scope, id, plan.links);
     return item;
   }
 
   /** Deletes the row and its search entry, sets every ref to it to NULL and deletes every link row holding it. */
-  remove(scope: TenantScope, id: string, plan: RemovePlan, seq: number): void {
+  remove(scope: TenantScope, id: string, plan: RemovePlan, { seq, item }: CurrentRow): void {
     const { def, clear } = plan;
     this.statements.get(`DELETE FROM ${def.name} WHERE seq = ?`).run(seq);
-    this.statements.get(`DELETE FROM ${def.name}_fts WHERE rowid = ?`).run(seq);
+    this.statements.get(searchKeysDelete(def)).run(scope.tenantId, seq, JSON.stringify(itemKeys(def, item)));
     for (const { table, column } of clear.refColumns) {
       this.statements
         .get(`UPDATE ${table} SET ${column} = NULL WHERE tenant_id = ? AND ${column} = ?`)
@@ -86,6 +88,11 @@ export class SqliteWrites {
     for (const { table, column } of clear.linkRows) {
       this.statements.get(`DELETE FROM ${table} WHERE tenant_id = ? AND ${column} = ?`).run(scope.tenantId, id);
     }
+  }
+
+  /** Writes an item's keys in the search index (search-keys.ts). */
+  indexKeys(scope: TenantScope, def: ResourceDef, seq: number | bigint, item: Item): void {
+    this.statements.get(searchKeysInsert(def)).run(scope.tenantId, seq, JSON.stringify(itemKeys(def, item)));
   }
 
   current(def: ResourceDef, scope: TenantScope, id: string): CurrentRow | undefined {

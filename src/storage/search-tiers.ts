@@ -1,0 +1,173 @@
+// Pages of search results in SPEC §5's tiers, read through the search index's streams until the page is full.
+import type { Item, ResourceDef } from '../resources/definition.js';
+import { resources } from '../resources/index.js';
+import {
+  oneRange,
+  tierOf,
+  tierStreams,
+  tiersRange,
+  wordKeysOf,
+  type Postings,
+  type SearchText,
+  type TierStream,
+} from './search-keys.js';
+import type { SearchHit } from './storage.js';
+
+/** A row of a stream: the tier of the stream it came from, the item's seq and the item. */
+interface StreamRow {
+  readonly tier: number;
+  readonly seq: number;
+  readonly item: Item;
+}
+
+/** A backend's search index, for one resource, tenant and request (its filters and relation). */
+export interface StreamSource {
+  /**
+   * For each stream in order, its first `limit` rows in creation order (its keys' postings merged, after `afterSeq`
+   * when given) that have one of each of its `also` sets of keys, joined to the items the query's tenant, filters and
+   * relation allow; `limit` rows at most in all. An item may come twice in a stream of several keys.
+   */
+  read(streams: readonly TierStream[], limit: number, afterSeq?: number): Promise<StreamRow[]>;
+  /**
+   * The first `limit` rows of a range of keys [from, to) in key order, then creation order, joined to the items the
+   * query's tenant, filters and relation allow; each row's tier read from its key (search-keys.ts tierOfKey).
+   */
+  range(keys: readonly [string, string], limit: number, after?: RangeRow): Promise<Array<StreamRow & RangeRow>>;
+  /** How many postings each key has, counted up to POSTINGS_BOUND. */
+  postings(keys: readonly string[]): Promise<Postings>;
+}
+
+/** Counting postings stops here: enough to tell a rare word from a common one, and none from some. */
+export const POSTINGS_BOUND = 30;
+
+/** Where a read of a range stopped: its last row's key and seq. */
+interface RangeRow {
+  readonly key: string;
+  readonly seq: number;
+}
+
+/** A ranked hit: its tier and seq. */
+export interface TieredItem {
+  readonly tier: number;
+  readonly seq: number;
+  readonly item: Item;
+}
+
+/**
+ * The first `need` matches in tier order, then creation order. A read takes the streams in tier order and stops after
+ * `need` rows, so it reads only the tiers the page reaches; a row whose item sits in another tier is skipped, and a
+ * tier whose rows ran out that way is read on (after its last seq) before the next tier.
+ */
+export async function tieredMatches(
+  def: ResourceDef,
+  text: SearchText,
+  need: number,
+  source: StreamSource,
+): Promise<TieredItem[]> {
+  // One word within the cap: its keys are one range in tier order, then creation order.
+  const one = oneRange(text);
+  if (one !== undefined) return rangeMatches(tiersRange(one), need, source);
+  const keys = wordKeysOf(def, text);
+  let pending = tierStreams(def, text, keys.length > 0 ? await source.postings(keys) : undefined);
+  const found: TieredItem[] = [];
+  while (pending.length > 0) {
+    const { byTier, cut } = await readInOrder(source, pending, need);
+    let next: TierStream[] = [];
+    for (let index = 0; index < pending.length; index += 1) {
+      const stream = pending[index]!;
+      // The tiers after the one the read stopped in are read next time round.
+      if (cut !== undefined && stream.tier > cut) {
+        next = pending.slice(index);
+        break;
+      }
+      let rows = byTier.get(stream.tier) ?? [];
+      let more = rows.length === need || stream.tier === cut;
+      for (;;) {
+        rows.sort((a, b) => a.seq - b.seq);
+        for (let at = 0; at < rows.length; at += 1) {
+          const row = rows[at]!;
+          // Keys of several fields may give the same item twice.
+          if (at > 0 && rows[at - 1]!.seq === row.seq) continue;
+          if (tierOf(def, row.item, text) !== stream.tier) continue;
+          found.push(row);
+          if (found.length === need) return found;
+        }
+        if (!more) break;
+        rows = await source.read([stream], need, rows[rows.length - 1]!.seq);
+        more = rows.length === need;
+      }
+    }
+    pending = next;
+  }
+  return found;
+}
+
+/**
+ * The first `need` items of a range of keys. An item found by several fields or tiers comes once for each, first in
+ * its own tier (the first it qualifies for): later rows of it are skipped, and the range read on after the last row.
+ */
+async function rangeMatches(
+  range: readonly [string, string],
+  need: number,
+  source: StreamSource,
+): Promise<TieredItem[]> {
+  const found: TieredItem[] = [];
+  const seen = new Set<number>();
+  let after: RangeRow | undefined;
+  for (;;) {
+    const rows = await source.range(range, need, after);
+    for (const row of rows) {
+      if (seen.has(row.seq)) continue;
+      seen.add(row.seq);
+      found.push(row);
+      if (found.length === need) return found;
+    }
+    if (rows.length < need) return found;
+    after = rows[rows.length - 1]!;
+  }
+}
+
+/**
+ * The rows of `streams` by tier, and the tier the read stopped in when it gave `need` rows. Both databases give a
+ * UNION ALL's members in order; should one not, each stream is read on its own (and none was cut).
+ */
+async function readInOrder(
+  source: StreamSource,
+  streams: readonly TierStream[],
+  need: number,
+): Promise<{ byTier: Map<number, StreamRow[]>; cut?: number }> {
+  let rows = await source.read(streams, need);
+  let cut = rows.length === need ? rows[need - 1]!.tier : undefined;
+  if (rows.some((row, index) => index > 0 && row.tier < rows[index - 1]!.tier)) {
+    rows = (await Promise.all(streams.map((stream) => source.read([stream], need)))).flat();
+    cut = undefined;
+  }
+  const byTier = new Map<number, StreamRow[]>();
+  for (const row of rows) {
+    const list = byTier.get(row.tier);
+    if (list) list.push(row);
+    else byTier.set(row.tier, [row]);
+  }
+  return { byTier, cut };
+}
+
+/** A resource's place in a tier of /search: dogs, owners, veterinarians, foods (SPEC §5). */
+const resourceOrder = new Map(resources.map((def, index) => [def, index]));
+
+/**
+ * Merges each resource's first `offset + limit + 1` matches into one page: by tier, then
+ * resource, then creation order. Matches beyond the page mean a next page exists.
+ */
+export function mergeTiered(
+  perType: ReadonlyArray<{ def: ResourceDef; matches: readonly TieredItem[] }>,
+  query: { readonly limit: number; readonly offset: number },
+): { hits: SearchHit[]; hasMore: boolean } {
+  const all: Array<TieredItem & { def: ResourceDef; order: number }> = [];
+  for (const { def, matches } of perType) {
+    const order = resourceOrder.get(def) ?? 0;
+    for (const match of matches) all.push({ ...match, def, order });
+  }
+  all.sort((a, b) => a.tier - b.tier || a.order - b.order || a.seq - b.seq);
+  const page = all.slice(query.offset, query.offset + query.limit);
+  return { hits: page.map(({ def, item }) => ({ def, item })), hasMore: all.length > query.offset + query.limit };
+}
