@@ -41,7 +41,11 @@ async function indexAll(client: pg.ClientBase): Promise<void> {
       const [tenants, keys, seqs]: unknown[][] = [[], [], []];
       for (const row of rows) {
         const item = Object.fromEntries(fields.map((field, index) => [field, row[index + 2]]));
-        for (const key of itemKeys(def, item)) (tenants.push(row[0]), keys.push(key), seqs.push(row[1]));
+        for (const key of itemKeys(def, item)) {
+          tenants.push(row[0]);
+          keys.push(key);
+          seqs.push(row[1]);
+        }
       }
       await client.query(
         `INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`,
