@@ -77,6 +77,7 @@ test(
       'owners',
       'request_log',
       'request_usage',
+      'resource_counts',
       'veterinarians',
     ]);
     for (const row of columns) assert.equal(row.column_name, 'tenant_id', row.table_name);

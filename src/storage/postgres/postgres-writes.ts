@@ -27,32 +27,49 @@ import { perDefinition } from '../../resources/per-definition.js';
 import { toItem } from '../items.js';
 import { MissingReferences } from '../storage-error.js';
 import type { IdempotencyClaim, IdempotencyKey, Precondition, TenantScope } from '../storage.js';
-import type { Connection, Executor } from './connection.js';
+import { COUNT_SQL } from '../resource-counts.js';
+import type { Connection, Executor, Transaction } from './connection.js';
 import { insertStatement, Params, selectList } from './postgres-sql.js';
 import { searchColumns } from './text-search.js';
 
 /** Claims released again and again under our feet: the client is told to retry, as for a claim in progress. */
 const CLAIM_ROUNDS = 5;
 
+/** One more (or one less) item in the tenant's count: a CTE of the write's own statement, $1 being the tenant. */
+const countChange = (def: ResourceDef, by: 1 | -1): string =>
+  `counted AS (${COUNT_SQL.add.replace('$2', `'${def.name}'`).replace('$3', String(by))})`;
+
+/** The INSERT of one item and its count, one statement. */
+const insertCounted = perDefinition(
+  (def: ResourceDef): string => `WITH created AS (${insertStatement(def)}), ${countChange(def, 1)} SELECT 1`,
+);
+
 /**
- * The INSERT of one item and the UPDATE of its key's answer, one statement: the answer, the client and the key follow
- * the INSERT's parameters.
+ * The INSERT of one item, its count and the UPDATE of its key's answer, one statement: the answer, the client and the
+ * key follow the INSERT's parameters.
  */
 const insertAnswering = perDefinition((def: ResourceDef): string => {
   const next = representedFields(def).length + 4;
-  return `WITH created AS (${insertStatement(def)})
+  return `WITH created AS (${insertStatement(def)}), ${countChange(def, 1)}
     UPDATE idempotency_keys SET answer = $${next} WHERE tenant_id = $1 AND client_id = $${next + 1} AND key = $${next + 2}`;
 });
 
+/** The DELETE of one item (locked by this transaction: it is there) and its count, one statement. */
+const deleteCounted = perDefinition(
+  (def: ResourceDef): string =>
+    `WITH deleted AS (DELETE FROM ${def.name} WHERE tenant_id = $1 AND seq = $2), ${countChange(def, -1)} SELECT 1`,
+);
+
 /**
- * Inserts the item. With nothing to check or link, one statement is its own transaction: the
- * INSERT alone, or with a key's answer the INSERT inside the UPDATE that stores the answer.
+ * Inserts the item and counts it. With nothing to check or link, one statement is its own transaction: the INSERT
+ * alone, or with a key's answer the INSERT inside the UPDATE that stores the answer. Otherwise two round trips: BEGIN
+ * with the reference checks, then the writes with COMMIT.
  */
 export async function createItem(db: Connection, scope: TenantScope, plan: CreatePlan): Promise<void> {
   const { words, vector } = searchColumns(plan.def, plan.item);
   const params = [scope.tenantId, ...plan.row, words, vector];
   if (plan.checks.length === 0 && plan.links.length === 0) {
-    if (!plan.answer) await db.run(insertStatement(plan.def), params);
+    if (!plan.answer) await db.run(insertCounted(plan.def), params);
     else
       await db.run(insertAnswering(plan.def), [
         ...params,
@@ -64,43 +81,50 @@ export async function createItem(db: Connection, scope: TenantScope, plan: Creat
   }
   await db.transaction(async (tx) => {
     await checkReferences(tx, scope, plan.checks);
-    await tx.run(insertStatement(plan.def), params);
-    await replaceLinks(tx, scope, plan.item.id!, plan.links);
-    if (plan.answer) await tx.run(IDEMPOTENCY_SQL.answer, answerParams(scope, plan.answer));
+    tx.queue(insertCounted(plan.def), params);
+    insertLinks(tx, scope, plan.item.id!, plan.links);
+    if (plan.answer) tx.queue(IDEMPOTENCY_SQL.answer, answerParams(scope, plan.answer));
   });
 }
 
 /**
  * Locks the item, checks `expect`, writes only the changed columns (and the search columns), replaces the sets given.
+ * Two round trips: BEGIN, the lock and the reference checks together, then the writes with COMMIT.
  */
 export async function updateItem(
-  tx: Executor,
+  tx: Transaction,
   scope: TenantScope,
   id: string,
   plan: UpdatePlan,
   expect?: Precondition,
 ): Promise<Item | undefined> {
   const { def, changed } = plan;
+  const checked = checkReferences(tx, scope, plan.checks);
+  // Read after the lock's answer (or never, when the item is missing or `expect` throws): handled meanwhile.
+  checked.catch(() => {});
   const row = await lockCurrent(tx, def, scope, id);
   if (!row) return undefined;
   expect?.(row.item);
-  await checkReferences(tx, scope, plan.checks);
+  await checked;
   const item = applyUpdate(plan, row.item);
   const { words, vector } = searchColumns(def, item);
   const params = new Params();
   const sets = changed.map((name) => `${columnOf(name)} = ${params.add(item[name])}`);
   sets.push(`search_words = ${params.add(words)}`, `search_vector = ${params.add(vector)}::tsvector`);
-  await tx.run(
+  tx.queue(
     `UPDATE ${def.name} SET ${sets.join(', ')} WHERE tenant_id = ${params.add(scope.tenantId)} AND seq = ${params.add(row.seq)}`,
     params.values,
   );
-  await replaceLinks(tx, scope, id, plan.links);
+  replaceLinks(tx, scope, id, plan.links);
   return item;
 }
 
-/** Locks the item, checks `expect`, deletes it, sets every ref to it to NULL and deletes every link row holding it. */
+/**
+ * Locks the item, checks `expect`, deletes it and counts it, sets every ref to it to NULL and deletes every link row
+ * holding it. Two round trips: BEGIN with the lock, then the writes with COMMIT.
+ */
 export async function removeItem(
-  tx: Executor,
+  tx: Transaction,
   scope: TenantScope,
   id: string,
   plan: RemovePlan,
@@ -110,12 +134,12 @@ export async function removeItem(
   const row = await lockCurrent(tx, def, scope, id);
   if (!row) return false;
   expect?.(row.item);
-  await tx.run(`DELETE FROM ${def.name} WHERE tenant_id = $1 AND seq = $2`, [scope.tenantId, row.seq]);
+  tx.queue(deleteCounted(def), [scope.tenantId, row.seq]);
   for (const { table, column } of clear.refColumns) {
-    await tx.run(`UPDATE ${table} SET ${column} = NULL WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
+    tx.queue(`UPDATE ${table} SET ${column} = NULL WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
   }
   for (const { table, column } of clear.linkRows) {
-    await tx.run(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
+    tx.queue(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
   }
   return true;
 }
@@ -159,26 +183,38 @@ async function lockCurrent(
 /**
  * Every non-null ref, and every id of a set, must name an item of its target resource in the same
  * tenant. The rows found are share-locked, so that a concurrent delete of one waits for this write
- * and then clears the reference it made, instead of leaving it dangling.
+ * and then clears the reference it made, instead of leaving it dangling. The checks are sent together.
  */
 async function checkReferences(tx: Executor, scope: TenantScope, checks: readonly ReferenceCheck[]): Promise<void> {
-  for (const { field, target, ids } of checks) {
-    const rows = await tx.rows<[string]>(
-      `SELECT id FROM ${target} WHERE tenant_id = $1 AND id = ANY($2::text[]) FOR KEY SHARE`,
-      [scope.tenantId, ids],
-    );
-    const found = new Set(rows.map((row) => row[0]));
-    const missing = ids.filter((id) => !found.has(id));
+  if (checks.length === 0) return;
+  const found = await Promise.all(
+    checks.map(({ target, ids }) =>
+      tx.rows<[string]>(`SELECT id FROM ${target} WHERE tenant_id = $1 AND id = ANY($2::text[]) FOR KEY SHARE`, [
+        scope.tenantId,
+        ids,
+      ]),
+    ),
+  );
+  checks.forEach(({ field, target, ids }, index) => {
+    const present = new Set(found[index]!.map((row) => row[0]));
+    const missing = ids.filter((id) => !present.has(id));
     if (missing.length > 0) throw new MissingReferences(field, target, missing);
-  }
+  });
 }
 
 /** Each set replaces the item's links in its table, in the order given (the link's seq keeps it). */
-async function replaceLinks(tx: Executor, scope: TenantScope, id: string, sets: readonly LinkSet[]): Promise<void> {
+function replaceLinks(tx: Transaction, scope: TenantScope, id: string, sets: readonly LinkSet[]): void {
+  for (const { table, selfColumn } of sets) {
+    tx.queue(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${selfColumn} = $2`, [scope.tenantId, id]);
+  }
+  insertLinks(tx, scope, id, sets);
+}
+
+/** The links of each set, in the order given; a new item has none to delete first. */
+function insertLinks(tx: Transaction, scope: TenantScope, id: string, sets: readonly LinkSet[]): void {
   for (const { table, selfColumn, targetColumn, ids } of sets) {
-    await tx.run(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${selfColumn} = $2`, [scope.tenantId, id]);
     if (ids.length === 0) continue;
-    await tx.run(
+    tx.queue(
       `INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn})
       SELECT $1, $2, u.target FROM unnest($3::text[]) WITH ORDINALITY AS u(target, n) ORDER BY u.n`,
       [scope.tenantId, id, ids],

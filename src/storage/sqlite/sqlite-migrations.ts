@@ -19,6 +19,9 @@ function resourceTable(table: string, columns: string): string {
     CREATE VIRTUAL TABLE ${table}_fts USING fts5 (words, tokenize = 'unicode61 remove_diacritics 0');`;
 }
 
+/** The resources whose items migration 9 counts: those of migration 1 (a later resource starts with no rows). */
+const COUNTED = ['dogs', 'owners', 'veterinarians', 'foods'];
+
 export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
   {
     version: 1,
@@ -224,5 +227,24 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
         PRIMARY KEY (tenant_id, client_id, hour)
       ) WITHOUT ROWID;
       CREATE INDEX request_usage_age ON request_usage (hour);`,
+  },
+  // 8 is the search index's (another branch, not yet merged): the numbers say the order they were written in.
+  {
+    version: 9,
+    description: 'the number of items per tenant and resource, kept by every create and delete',
+    // storage/resource-counts.ts: one writer, so one slot (0) per tenant and resource; filled from the rows already
+    // stored, in the migration's transaction.
+    sql: `
+      CREATE TABLE resource_counts (
+        tenant_id TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        slot INTEGER NOT NULL DEFAULT 0,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, resource, slot)
+      ) WITHOUT ROWID;
+      ${COUNTED.map(
+        (table) =>
+          `INSERT INTO resource_counts (tenant_id, resource, n) SELECT tenant_id, '${table}', count(*) FROM ${table} GROUP BY tenant_id;`,
+      ).join('\n      ')}`,
   },
 ];

@@ -48,7 +48,10 @@ import {
   sortKey,
   whereClause,
 } from './sqlite-sql.js';
-import { SqliteWrites } from './sqlite-writes.js';
+import { positional, SqliteWrites } from './sqlite-writes.js';
+import { COUNT_SQL, keptCountScope } from '../resource-counts.js';
+
+const KEPT_COUNT = positional(COUNT_SQL.read);
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
@@ -176,15 +179,16 @@ export class SqliteStorage implements Storage {
     return { rows, hasMore };
   }
 
+  /** A tenant's whole collection from the count its writes keep; anything narrower counted through its indexes. */
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
-    const { where, params } = whereClause(def, scope, criteria);
-    if (where === undefined) return 0;
+    const kept = keptCountScope(scope, criteria);
     try {
-      return (
-        this.statements
-          .get(`SELECT count(*) AS n FROM ${fromClause(def, criteria.q)} WHERE ${where}`)
-          .get(...params) as { n: number }
-      ).n;
+      if (kept) return this.statements.pluck(KEPT_COUNT).get(kept.tenantId, def.name) as number;
+      const { where, params } = whereClause(def, scope, criteria);
+      if (where === undefined) return 0;
+      return this.statements
+        .pluck(`SELECT count(*) FROM ${fromClause(def, criteria.q)} WHERE ${where}`)
+        .get(...params) as number;
     } catch (error) {
       throw this.statements.failure(error);
     }
