@@ -47,7 +47,7 @@ export interface KeyAnswer {
 }
 
 /** What a write adds to its tenant's count of the resource (storage/resource-counts.ts), in its own transaction. */
-export interface CountChange {
+interface CountChange {
   readonly resource: string;
   readonly by: 1 | -1;
 }
