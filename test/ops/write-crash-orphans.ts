@@ -1,5 +1,5 @@
 // Straight SQL on the database a crashed process left, for what the API cannot show: link rows, references and search
-// rows whose item is gone.
+// rows whose item is gone, kept counts that differ from the rows.
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -21,6 +21,19 @@ const ORPHANS: Record<string, string> = {
 };
 
 const RESOURCES = ['dogs', 'owners', 'veterinarians', 'foods'];
+
+/**
+ * The kept counts (resource_counts) of every tenant and resource against its rows: a count off by one would be a create
+ * or delete whose count and row were not in one transaction. Counted here as the tenants where they differ.
+ */
+const COUNTS: Record<string, string> = Object.fromEntries(
+  RESOURCES.map((table) => [
+    `tenants whose kept count of ${table} is not their number of rows`,
+    `SELECT count(*) FROM (SELECT tenant_id FROM ${table} UNION SELECT tenant_id FROM resource_counts WHERE resource = '${table}') k
+      WHERE (SELECT count(*) FROM ${table} t WHERE t.tenant_id = k.tenant_id) <>
+        (SELECT coalesce(sum(n), 0) FROM resource_counts c WHERE c.tenant_id = k.tenant_id AND c.resource = '${table}')`,
+  ]),
+);
 
 /** SQLite keeps search words in an FTS table per resource, one row per item (rowid = seq): both ways must match. */
 const SQLITE_SEARCH: Record<string, string> = Object.fromEntries(
@@ -46,7 +59,7 @@ export function sqliteOrphans(dataDir: string): Record<string, number> {
   const db = new Database(path.join(dataDir, 'registry.sqlite'), { readonly: true });
   try {
     const counts: Record<string, number> = {};
-    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SQLITE_SEARCH }))
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...COUNTS, ...SQLITE_SEARCH }))
       counts[name] = Number(db.prepare(sql).pluck().get());
     return counts;
   } finally {
@@ -60,7 +73,7 @@ export async function postgresOrphans(url: string): Promise<Record<string, numbe
   await client.connect();
   try {
     const counts: Record<string, number> = {};
-    for (const [name, sql] of Object.entries({ ...ORPHANS, ...POSTGRES_SEARCH }))
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...COUNTS, ...POSTGRES_SEARCH }))
       counts[name] = Number((await client.query<{ count: string }>(sql)).rows[0]?.count);
     return counts;
   } finally {
