@@ -15,19 +15,13 @@ import {
   type RemovePlan,
   type UpdatePlan,
 } from '../../plan/write-plan.js';
-import {
-  answerParams,
-  claimParams,
-  IDEMPOTENCY_SQL,
-  keyParams,
-  verdictOf,
-  type KeyRecord,
-} from '../idempotency-keys.js';
+import { claimParams, IDEMPOTENCY_SQL, keyParams, verdictOf, type KeyRecord } from '../idempotency-keys.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import { toItem } from '../items.js';
 import { MissingReferences } from '../storage-error.js';
 import type { IdempotencyClaim, IdempotencyKey, Precondition, TenantScope } from '../storage.js';
 import { COUNT_SQL } from '../resource-counts.js';
+import { createChecked } from './postgres-create.js';
 import type { Connection, Executor, Transaction } from './connection.js';
 import { insertStatement, Params, selectList } from './postgres-sql.js';
 import { searchColumns } from './text-search.js';
@@ -61,30 +55,22 @@ const deleteCounted = perDefinition(
 );
 
 /**
- * Inserts the item and counts it. With nothing to check or link, one statement is its own transaction: the INSERT
- * alone, or with a key's answer the INSERT inside the UPDATE that stores the answer. Otherwise two round trips: BEGIN
- * with the reference checks, then the writes with COMMIT.
+ * Inserts the item and counts it, one statement that is its own transaction: the INSERT alone, or with a key's answer
+ * the INSERT inside the UPDATE that stores the answer; with references or links, their checks, the links and the
+ * answer as CTEs of it too (postgres-create.ts).
  */
 export async function createItem(db: Connection, scope: TenantScope, plan: CreatePlan): Promise<void> {
   const { words, vector } = searchColumns(plan.def, plan.item);
   const params = [scope.tenantId, ...plan.row, words, vector];
-  if (plan.checks.length === 0 && plan.links.length === 0) {
-    if (!plan.answer) await db.run(insertCounted(plan.def), params);
-    else
-      await db.run(insertAnswering(plan.def), [
-        ...params,
-        plan.answer.answer,
-        plan.answer.key.clientId,
-        plan.answer.key.key,
-      ]);
-    return;
-  }
-  await db.transaction(async (tx) => {
-    await checkReferences(tx, scope, plan.checks);
-    tx.queue(insertCounted(plan.def), params);
-    insertLinks(tx, scope, plan.item.id!, plan.links);
-    if (plan.answer) tx.queue(IDEMPOTENCY_SQL.answer, answerParams(scope, plan.answer));
-  });
+  if (plan.checks.length > 0 || plan.links.length > 0) return createChecked(db, plan, params);
+  if (!plan.answer) await db.run(insertCounted(plan.def), params);
+  else
+    await db.run(insertAnswering(plan.def), [
+      ...params,
+      plan.answer.answer,
+      plan.answer.key.clientId,
+      plan.answer.key.key,
+    ]);
 }
 
 /**
@@ -204,15 +190,8 @@ async function checkReferences(tx: Executor, scope: TenantScope, checks: readonl
 
 /** Each set replaces the item's links in its table, in the order given (the link's seq keeps it). */
 function replaceLinks(tx: Transaction, scope: TenantScope, id: string, sets: readonly LinkSet[]): void {
-  for (const { table, selfColumn } of sets) {
-    tx.queue(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${selfColumn} = $2`, [scope.tenantId, id]);
-  }
-  insertLinks(tx, scope, id, sets);
-}
-
-/** The links of each set, in the order given; a new item has none to delete first. */
-function insertLinks(tx: Transaction, scope: TenantScope, id: string, sets: readonly LinkSet[]): void {
   for (const { table, selfColumn, targetColumn, ids } of sets) {
+    tx.queue(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${selfColumn} = $2`, [scope.tenantId, id]);
     if (ids.length === 0) continue;
     tx.queue(
       `INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn})
