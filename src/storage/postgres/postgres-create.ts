@@ -28,7 +28,8 @@ function createStatement(def: ResourceDef, plan: CreatePlan, first: number): str
     /VALUES \((.*)\)\s*$/s,
     (_, values: string) => `SELECT ${values} WHERE ${where}`,
   );
-  ctes.push(`created AS (${insert} RETURNING 1)`);
+  // RETURNING seq: what a CTE writing rows of the new item by its seq (a search index) would join.
+  ctes.push(`created AS (${insert} RETURNING seq)`);
   const id = plan.links.length > 0 ? `$${next++}` : '';
   plan.links.forEach(({ table, selfColumn, targetColumn }, index) => {
     ctes.push(`l${index} AS (INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn})
