@@ -91,6 +91,22 @@ test('a write that fails or does nothing leaves the count as it was', async (t) 
   assert.deepEqual(twice.map((response) => response.statusCode).sort(), [200, 404]);
   assert.equal(await count(api, 'dogs'), 0, 'two deletes of one dog count it once');
 
+  // At once: on SQLite one group commit, whose failing writes make it roll back and run again with a savepoint per
+  // write, so only theirs (and their counts) are undone.
+  const mixed = await Promise.all(
+    ['Max', 'Fido', 'Luna', 'Milo'].map((name, n) =>
+      api.request({ method: 'POST', url: '/v1/dogs', json: n % 2 ? { name, ownerId: 'ghost' } : { name } }),
+    ),
+  );
+  assert.deepEqual(
+    mixed.map((response) => response.statusCode),
+    [200, 400, 200, 400],
+  );
+  assert.equal(await count(api, 'dogs'), 2, 'the refused writes of a batch are not counted, the others are');
+  assert.equal(await rows(api, 'dogs'), 2);
+  for (const response of mixed.filter((answer) => answer.statusCode === 200))
+    assert.equal((await remove(api, 'dogs', response.json().dog.id)).statusCode, 200);
+
   const keyed = { 'idempotency-key': 'count-once' };
   const replays = [];
   for (let n = 0; n < 3; n += 1)
