@@ -1,5 +1,5 @@
 // A tenant's number of items per resource, kept in `resource_counts` by every create and delete in its own
-// transaction (migration 9), so that a count without criteria reads a few rows instead of counting the tenant's rows.
+// transaction (migration 10), so that a count without criteria reads a few rows instead of counting the tenant's rows.
 import type { Criteria, Scope, TenantScope } from './storage.js';
 
 /**

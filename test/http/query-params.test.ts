@@ -73,6 +73,26 @@ test('filters match case-insensitively, take comma-separated alternatives, and c
   assert.deepEqual(await names(api, '/v1/dogs?color=bro'), []);
 });
 
+test('a filter of several values pages through their union in creation order, each item once', async (t) => {
+  const api = await build(t);
+  for (const [name, furColor] of [
+    ['Rex', 'brown'],
+    ['Fido', 'black'],
+    ['Tass', 'white'],
+    ['Bella', 'Brown'],
+    ['Luna', 'BLACK'],
+  ])
+    await createDog(api, { name, furColor });
+  assert.deepEqual(await names(api, '/v1/dogs?color=brown,black,brown'), ['Rex', 'Fido', 'Bella', 'Luna']);
+  assert.deepEqual(await names(api, '/v1/dogs?color=black,brown&limit=2&offset=1'), ['Fido', 'Bella']);
+  assert.deepEqual(await names(api, '/v1/dogs?color=black,brown&limit=3&offset=3'), ['Luna']);
+  assert.deepEqual(await names(api, '/v1/dogs?color=black,brown&offset=4'), []);
+  const page = await api.request({ url: '/v1/dogs?color=black,brown&limit=3' });
+  assert.match(String(page.headers.link), /rel="next"/, 'a next page is announced');
+  const last = await api.request({ url: '/v1/dogs?color=black,brown&limit=2&offset=2' });
+  assert.doesNotMatch(String(last.headers.link ?? ''), /rel="next"/, 'the last page announces none');
+});
+
 test('an invalid state filter is a 400 listing the states', async (t) => {
   const api = await build(t);
   const response = await api.request({ url: '/v1/dogs?state=sleeping' });

@@ -139,17 +139,17 @@ test('a whole collection is answered from the kept count; filters, parents and P
   assert.equal(searched.json().count, 1);
 });
 
-test('migration 9 fills the kept counts from the rows already stored, per tenant and resource', async (t) => {
+test('migration 10 fills the kept counts from the rows already stored, per tenant and resource', async (t) => {
   const api = await build(t);
   const other = await newAccount(api.app, api.storage);
   await Promise.all(['Rex', 'Max', 'Fido'].map((name) => create(api, 'dogs', { name })));
   await create(api, 'owners', { name: 'Ann' });
   await create(api, 'dogs', { name: 'Bella' }, other.token);
-  // The database as it was before migration 9: no kept counts, and the migration not recorded.
+  // The database as it was before migration 10: no kept counts, and the migration not recorded.
   await rawRun(api.storage, 'DROP TABLE resource_counts');
-  await rawRun(api.storage, 'DELETE FROM schema_migrations WHERE version = 9');
+  await rawRun(api.storage, 'DELETE FROM schema_migrations WHERE version = 10');
   await api.storage.migrate();
-  assert.equal(Number(await rawValue(api.storage, 'SELECT count(*) FROM schema_migrations WHERE version = 9')), 1);
+  assert.equal(Number(await rawValue(api.storage, 'SELECT count(*) FROM schema_migrations WHERE version = 10')), 1);
   assert.equal(await count(api, 'dogs'), 3);
   assert.equal(await count(api, 'owners'), 1);
   assert.equal(await count(api, 'foods'), 0);

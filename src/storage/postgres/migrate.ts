@@ -23,14 +23,15 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
     )`);
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(rows.map((row) => row.version));
-    for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
+    const pending = migrations.filter((migration) => !applied.has(migration.version));
+    for (const migration of pending) {
       await client.query(migration.sql);
       await client.query('INSERT INTO schema_migrations (version, description) VALUES ($1, $2)', [
         migration.version,
         migration.description,
       ]);
     }
+    if (pending.length > 0) await analyzeSchema(client);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {
@@ -40,4 +41,16 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
   } finally {
     client.release(!healthy);
   }
+}
+
+/**
+ * A table or index just made has no statistics until autovacuum's next round, and a read planned meanwhile may walk a
+ * tenant (docs/performance.md, "Plans"). So the migration ends with ANALYZE of the schema's own tables (only those:
+ * the database may hold others'), a sample of each, in the same transaction.
+ */
+async function analyzeSchema(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT quote_ident(relname) AS name FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'`,
+  );
+  await client.query(`ANALYZE ${rows.map((row) => row.name).join(', ')}`);
 }

@@ -1,8 +1,8 @@
 // SQL text for the PostgreSQL backend, built from resource definitions; values always travel as $n parameters.
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
-import type { Sort } from '../../query/collection.js';
+import type { Filter, Sort } from '../../query/collection.js';
 import { perDefinition } from '../../resources/per-definition.js';
-import type { Criteria, Scope } from '../storage.js';
+import type { Criteria, ListQuery, Scope } from '../storage.js';
 import { searchQuery } from './text-search.js';
 
 /** Positional parameters collected while a statement is written: add() gives the placeholder of a value. */
@@ -55,15 +55,26 @@ export interface Where {
   readonly rank?: string;
 }
 
-/** The WHERE clause of tenant, filters, relation and search; undefined when nothing can match. */
-export function whereClause(scope: Scope, criteria: Criteria, params: Params): Where | undefined {
+/**
+ * The WHERE clause of tenant, filters, relation and search; undefined when nothing can match. The `spread` filter,
+ * if any, compares with `v.value` instead of its values: one value of it per LATERAL subquery (listStatement).
+ */
+export function whereClause(scope: Scope, criteria: Criteria, params: Params, spread?: Filter): Where | undefined {
   const clauses: string[] = [];
   // The public view reads every tenant's rows; a tenant's reads are bounded by its id.
   if (scope.kind === 'tenant') clauses.push(`t.tenant_id = ${params.add(scope.tenantId)}`);
   for (const filter of criteria.filters) {
-    // An enum holds canonical lower-case values: compared as stored, so its plain index serves.
-    const column = `t.${columnOf(filter.field)}`;
-    clauses.push(`${filter.exact ? column : `lower(${column})`} = ANY(${params.add(filter.values)}::text[])`);
+    // An enum holds canonical lower-case values: compared as stored, so its plain index serves. One value is an
+    // equality, so that the (tenant_id, column, seq) index gives the page in order, in a generic plan too (with
+    // ANY, PostgreSQL reads every match and sorts them: the whole tenant's brown dogs for ten).
+    const column = filter.exact ? `t.${columnOf(filter.field)}` : `lower(t.${columnOf(filter.field)})`;
+    clauses.push(
+      filter === spread
+        ? `${column} = v.value`
+        : filter.values.length === 1
+          ? `${column} = ${params.add(filter.values[0])}`
+          : `${column} = ANY(${params.add(filter.values)}::text[])`,
+    );
   }
   if (criteria.related) {
     const { association, parentId } = criteria.related;
@@ -88,6 +99,34 @@ export function whereClause(scope: Scope, criteria: Criteria, params: Params): W
   return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true', rank };
 }
 
+/** The columns of selectList as read back from a subquery `r`. */
+const outerList = perDefinition((def: ResourceDef): string =>
+  representedFields(def)
+    .map((name) => `r.${columnOf(name)}`)
+    .join(', '),
+);
+
+/**
+ * The SELECT of a page (limit + 1 items, to know whether more follow); undefined when nothing can match. In creation
+ * order, a filter of several values reads each value's first items by its own `(tenant_id, column, seq)` index range
+ * in a LATERAL subquery, and the page is the first of their union: with `= ANY`, PostgreSQL reads every match of
+ * every value and sorts them, the whole tenant's brown dogs for ten.
+ */
+export function listStatement(def: ResourceDef, scope: Scope, query: ListQuery, params: Params): string | undefined {
+  const spread = query.sort || query.q !== undefined ? undefined : query.filters.find((f) => f.values.length > 1);
+  const clause = whereClause(scope, query, params, spread);
+  if (clause === undefined) return undefined;
+  if (!spread) {
+    return `SELECT ${selectList(def)} FROM ${def.name} t WHERE ${clause.where}
+      ORDER BY ${orderBy(query.sort, clause.rank)} LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
+  }
+  const values = params.add(spread.values);
+  const reach = params.add(query.offset + query.limit + 1);
+  return `SELECT ${outerList(def)} FROM (SELECT DISTINCT unnest(${values}::text[])) AS v(value)
+    CROSS JOIN LATERAL (SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE ${clause.where} ORDER BY t.seq LIMIT ${reach}) r
+    ORDER BY r.seq LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
+}
+
 /** The INSERT of one item: tenant, the represented fields, then the search columns. */
 export function insertStatement(def: ResourceDef): string {
   const columns = representedFields(def).map(columnOf);
@@ -101,6 +140,12 @@ export function insertStatement(def: ResourceDef): string {
  * One query for an association over many parents: rows are the target's columns, then the key
  * they belong to. The keys are one array parameter ($2), so the text is the same however many
  * there are; $1 is the tenant and $3 the most items per key.
+ *
+ * For `many`, each key is its own LATERAL subquery in creation order with its LIMIT: an index
+ * range that stops at $3 items (the `(tenant_id, <ref>, seq)` index gives them in order), whatever
+ * statistics PostgreSQL has. Numbering every key's items with a window function read all of them
+ * first, and a join of the link rows planned without statistics walked the link table once per
+ * target row (docs/performance.md, "Plans").
  */
 export function relatedQuery(association: AssociationDef, target: ResourceDef): string {
   if (association.kind === 'one') {
@@ -108,15 +153,12 @@ export function relatedQuery(association: AssociationDef, target: ResourceDef): 
   }
   let inner: string;
   if ('reverseField' in association) {
-    const column = `t.${columnOf(association.reverseField)}`;
-    inner = `SELECT ${selectList(target)}, ${column} AS k, t.seq AS s, ROW_NUMBER() OVER (PARTITION BY ${column} ORDER BY t.seq) AS n
-      FROM ${target.name} t WHERE t.tenant_id = $1 AND ${column} = ANY($2::text[])`;
+    inner = `SELECT ${selectList(target)}, t.seq FROM ${target.name} t
+      WHERE t.tenant_id = $1 AND t.${columnOf(association.reverseField)} = k.key ORDER BY t.seq LIMIT $3`;
   } else {
     const { table, selfColumn, targetColumn } = association.link;
-    inner = `SELECT ${selectList(target)}, l.${selfColumn} AS k, t.seq AS s, ROW_NUMBER() OVER (PARTITION BY l.${selfColumn} ORDER BY t.seq) AS n
-      FROM ${table} l JOIN ${target.name} t ON t.tenant_id = l.tenant_id AND t.id = l.${targetColumn}
-      WHERE l.tenant_id = $1 AND l.${selfColumn} = ANY($2::text[])`;
+    inner = `SELECT ${selectList(target)}, t.seq FROM ${table} l JOIN ${target.name} t ON t.tenant_id = l.tenant_id AND t.id = l.${targetColumn}
+      WHERE l.tenant_id = $1 AND l.${selfColumn} = k.key ORDER BY t.seq LIMIT $3`;
   }
-  const columns = [...representedFields(target).map((name) => `r.${columnOf(name)}`), 'r.k'].join(', ');
-  return `SELECT ${columns} FROM (${inner}) r WHERE r.n <= $3 ORDER BY r.s`;
+  return `SELECT ${outerList(target)}, k.key FROM unnest($2::text[]) AS k(key) CROSS JOIN LATERAL (${inner}) r ORDER BY r.seq`;
 }

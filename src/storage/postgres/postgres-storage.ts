@@ -35,7 +35,7 @@ import { PostgresGrantStore } from './postgres-grant-store.js';
 import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.js';
 import { runMigrations } from './migrate.js';
 import { COUNT_SQL, keptCountScope } from '../resource-counts.js';
-import { orderBy, Params, relatedQuery, selectList, whereClause } from './postgres-sql.js';
+import { listStatement, orderBy, Params, relatedQuery, selectList, whereClause } from './postgres-sql.js';
 
 type Row = FieldValue[];
 
@@ -81,10 +81,8 @@ export class PostgresStorage implements Storage {
 
   async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
     const params = new Params();
-    const clause = whereClause(scope, query, params);
-    if (clause === undefined) return { items: [], hasMore: false };
-    const sql = `SELECT ${selectList(def)} FROM ${def.name} t WHERE ${clause.where}
-      ORDER BY ${orderBy(query.sort, clause.rank)} LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
+    const sql = listStatement(def, scope, query, params);
+    if (sql === undefined) return { items: [], hasMore: false };
     const items = await this.readItems(this.db, def, sql, params.values);
     const hasMore = items.length > query.limit;
     if (hasMore) items.pop();
