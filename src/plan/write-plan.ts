@@ -46,6 +46,12 @@ export interface KeyAnswer {
   readonly answer: string;
 }
 
+/** What a write adds to its tenant's count of the resource (storage/resource-counts.ts), in its own transaction. */
+interface CountChange {
+  readonly resource: string;
+  readonly by: 1 | -1;
+}
+
 export interface CreatePlan {
   readonly def: ResourceDef;
   /** The new item, id and timestamps included: the answer is made from it before the commit. */
@@ -55,6 +61,8 @@ export interface CreatePlan {
   readonly checks: readonly ReferenceCheck[];
   readonly links: readonly LinkSet[];
   readonly answer?: KeyAnswer;
+  /** One more item in the tenant's count. */
+  readonly count: CountChange;
 }
 
 export interface UpdatePlan {
@@ -69,6 +77,8 @@ export interface UpdatePlan {
 export interface RemovePlan {
   readonly def: ResourceDef;
   readonly clear: Clearing;
+  /** One item less in the tenant's count. */
+  readonly count: CountChange;
 }
 
 /** A create: a new item, the references it must find, the link sets it writes, and a key's answer to keep. */
@@ -77,7 +87,14 @@ export function planCreate(def: ResourceDef, values: WriteValues, idempotency?: 
   const names = representedFields(def);
   const row: FieldValue[] = new Array(names.length);
   for (let c = 0; c < names.length; c += 1) row[c] = item[names[c]!]!;
-  const plan: CreatePlan = { def, item, row, checks: referenceChecks(def, values), links: linkSets(def, values) };
+  const plan: CreatePlan = {
+    def,
+    item,
+    row,
+    checks: referenceChecks(def, values),
+    links: linkSets(def, values),
+    count: countChanges(def).created,
+  };
   if (!idempotency) return plan;
   return { ...plan, answer: { key: idempotency.key, answer: idempotency.answerFor(item) } };
 }
@@ -98,8 +115,14 @@ export function applyUpdate(plan: UpdatePlan, current: Item): Item {
 
 /** A delete: the row, its search entry, and every reference to it (derived once per resource). */
 export function planRemove(def: ResourceDef): RemovePlan {
-  return { def, clear: clearingOf(def) };
+  return { def, clear: clearingOf(def), count: countChanges(def).removed };
 }
+
+/** A create's and a delete's change of the count, made once per resource. */
+const countChanges = perDefinition((def: ResourceDef) => ({
+  created: { resource: def.name, by: 1 } as CountChange,
+  removed: { resource: def.name, by: -1 } as CountChange,
+}));
 
 /**
  * A definition's ref and refs fields, and its sets with their link tables: found once, not on every write (POST is a

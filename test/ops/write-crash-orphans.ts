@@ -1,5 +1,5 @@
 // Straight SQL on the database a crashed process left, for what the API cannot show: link rows, references and search
-// rows whose item is gone.
+// rows whose item is gone, kept counts that differ from the rows.
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -22,6 +22,19 @@ const ORPHANS: Record<string, string> = {
 
 const RESOURCES = ['dogs', 'owners', 'veterinarians', 'foods'];
 
+/**
+ * The kept counts (resource_counts) of every tenant and resource against its rows: a count off by one would be a create
+ * or delete whose count and row were not in one transaction. Counted here as the tenants where they differ.
+ */
+const COUNTS: Record<string, string> = Object.fromEntries(
+  RESOURCES.map((table) => [
+    `tenants whose kept count of ${table} is not their number of rows`,
+    `SELECT count(*) FROM (SELECT tenant_id FROM ${table} UNION SELECT tenant_id FROM resource_counts WHERE resource = '${table}') k
+      WHERE (SELECT count(*) FROM ${table} t WHERE t.tenant_id = k.tenant_id) <>
+        (SELECT coalesce(sum(n), 0) FROM resource_counts c WHERE c.tenant_id = k.tenant_id AND c.resource = '${table}')`,
+  ]),
+);
+
 /** The search index of ranked search (both backends): no key without its item, no item without its keys. */
 const SEARCH_KEYS: Record<string, string> = Object.fromEntries(
   RESOURCES.flatMap((table) => [
@@ -43,7 +56,7 @@ export function sqliteOrphans(dataDir: string): Record<string, number> {
   const db = new Database(path.join(dataDir, 'registry.sqlite'), { readonly: true });
   try {
     const counts: Record<string, number> = {};
-    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SEARCH_KEYS }))
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...COUNTS, ...SEARCH_KEYS }))
       counts[name] = Number(db.prepare(sql).pluck().get());
     return counts;
   } finally {
@@ -57,7 +70,7 @@ export async function postgresOrphans(url: string): Promise<Record<string, numbe
   await client.connect();
   try {
     const counts: Record<string, number> = {};
-    for (const [name, sql] of Object.entries({ ...ORPHANS, ...SEARCH_KEYS }))
+    for (const [name, sql] of Object.entries({ ...ORPHANS, ...COUNTS, ...SEARCH_KEYS }))
       counts[name] = Number((await client.query<{ count: string }>(sql)).rows[0]?.count);
     return counts;
   } finally {

@@ -10,5 +10,9 @@ test('SQLite: kill -9 during concurrent creates, updates and deletes keeps every
   service.child.kill('SIGTERM');
   assert.deepEqual(await service.exited, { code: 0, signal: null });
   const orphans = sqliteOrphans(service.dataDir);
-  assert.deepEqual(orphans, none(orphans), 'no link, reference or search row points at a missing item');
+  assert.deepEqual(
+    orphans,
+    none(orphans),
+    'no link, reference or search row points at a missing item, and every kept count is its number of rows',
+  );
 });

@@ -80,6 +80,7 @@ test(
       'owners_search_keys',
       'request_log',
       'request_usage',
+      'resource_counts',
       'veterinarians',
       'veterinarians_search_keys',
     ]);

@@ -13,6 +13,10 @@ test(
     t.after(() => database.drop());
     await killUnderConcurrentWrites(t, { DATABASE_URL: database.url });
     const orphans = await postgresOrphans(database.url);
-    assert.deepEqual(orphans, none(orphans), 'no link, reference or search row points at a missing item');
+    assert.deepEqual(
+      orphans,
+      none(orphans),
+      'no link, reference or search row points at a missing item, and every kept count is its number of rows',
+    );
   },
 );

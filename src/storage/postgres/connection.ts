@@ -11,6 +11,16 @@ export interface Executor {
   run(sql: string, params: readonly unknown[]): Promise<number>;
 }
 
+/**
+ * A transaction's executor. Its statements are pipelined on the connection (pg's pipeline mode): each is sent at
+ * once, behind those still running, and `rows` or `run` wait only for their own answer. `queue` sends a statement
+ * whose result nothing needs and does not wait at all; its failure fails the transaction at COMMIT. A transaction
+ * therefore costs a round trip per point where the work needs an answer, not one per statement.
+ */
+export interface Transaction extends Executor {
+  queue(sql: string, params: readonly unknown[]): void;
+}
+
 /** Deadlock and serialization failures: PostgreSQL rolled the transaction back, and running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
@@ -92,6 +102,8 @@ export class Connection implements Executor {
       max: poolSize,
       connectionTimeoutMillis: 10_000,
       idleTimeoutMillis: 30_000,
+      // A transaction's statements go out without waiting for the answers before them (Transaction).
+      pipeline: true,
     });
     // A connection that breaks while idle (a server restart) is dropped from the pool; the next
     // query opens a new one, and readiness reports the database meanwhile. Without a listener the
@@ -107,8 +119,11 @@ export class Connection implements Executor {
     return this.send(this.pool, sql, params).then((result) => result.rowCount ?? 0, this.failed);
   }
 
-  /** Runs `work` in one transaction (READ COMMITTED) and commits; a deadlock victim is run again. */
-  async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in one transaction (READ COMMITTED) and commits; a deadlock victim is run again. BEGIN and COMMIT are
+   * pipelined with the work's statements, so a transaction whose statements need no answer is one round trip.
+   */
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       let client: PoolClient;
       try {
@@ -116,16 +131,15 @@ export class Connection implements Executor {
       } catch (error) {
         throw postgresFailure(error, this.closed);
       }
+      const tx = new Pipelined(this, client);
       let healthy = true;
       try {
-        await client.query('BEGIN');
-        const value = await work({
-          rows: (sql, params) => this.send(client, sql, params).then((result) => result.rows as never),
-          run: (sql, params) => this.send(client, sql, params).then((result) => result.rowCount ?? 0),
-        });
-        await client.query('COMMIT');
+        const value = await work(tx);
+        await tx.commit();
         return value;
-      } catch (error) {
+      } catch (thrown) {
+        // The first statement that failed, not the "transaction is aborted" of those pipelined behind it.
+        const error = tx.failure ?? thrown;
         await client.query('ROLLBACK').catch(() => {
           healthy = false;
         });
@@ -143,7 +157,8 @@ export class Connection implements Executor {
     await this.pool.end();
   }
 
-  private send<Row extends unknown[]>(target: pg.Pool | PoolClient, sql: string, params: readonly unknown[]) {
+  /** Sends one statement (named once its text is known) on the pool or on a transaction's connection. */
+  send<Row extends unknown[]>(target: pg.Pool | PoolClient, sql: string, params: readonly unknown[]) {
     this.queryCount += 1;
     let name = this.names.get(sql);
     if (name === undefined && this.names.size < this.namedStatements) {
@@ -157,5 +172,50 @@ export class Connection implements Executor {
   /** How many SQL texts are named prepared statements (tests). */
   get namedCount(): number {
     return this.names.size;
+  }
+}
+
+/** One transaction's statements on its connection, pipelined; the first failure is kept, in the order they ran. */
+class Pipelined implements Transaction {
+  failure: unknown;
+  /** The statements sent with `queue`: each settles (a failure is kept, not thrown) before COMMIT answers. */
+  private readonly queued: Array<Promise<unknown>> = [];
+  private readonly failed = (error: unknown): never => {
+    this.failure ??= error;
+    throw error;
+  };
+  private readonly kept = (error: unknown): void => {
+    this.failure ??= error;
+  };
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly client: PoolClient,
+  ) {
+    this.queued.push(client.query('BEGIN').catch(this.kept));
+  }
+
+  rows<Row extends unknown[] = unknown[]>(sql: string, params: readonly unknown[]): Promise<Row[]> {
+    return this.connection.send<Row>(this.client, sql, params).then((result) => result.rows, this.failed);
+  }
+
+  run(sql: string, params: readonly unknown[]): Promise<number> {
+    return this.connection.send(this.client, sql, params).then((result) => result.rowCount ?? 0, this.failed);
+  }
+
+  queue(sql: string, params: readonly unknown[]): void {
+    this.queued.push(this.connection.send(this.client, sql, params).catch(this.kept));
+  }
+
+  /**
+   * COMMIT behind everything sent, and the first failure if any: PostgreSQL answers the COMMIT of a transaction a
+   * statement failed in with ROLLBACK, not an error.
+   */
+  async commit(): Promise<void> {
+    const commit = this.client.query('COMMIT').catch(this.kept);
+    await Promise.all(this.queued);
+    const result = await commit;
+    if (this.failure !== undefined) throw this.failure;
+    if (result?.command !== 'COMMIT') throw new Error(`COMMIT answered ${result?.command}`);
   }
 }

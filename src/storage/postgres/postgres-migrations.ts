@@ -63,6 +63,9 @@ function searchKeysTable(table: string): string {
 /** The resources migration 8 gives a search index; their stored items get their keys when it runs. */
 export const SEARCH_INDEXED: readonly string[] = ['dogs', 'owners', 'veterinarians', 'foods'];
 
+/** The resources whose items migration 10 counts: those of migration 1 (a later resource starts with no rows). */
+const COUNTED = ['dogs', 'owners', 'veterinarians', 'foods'];
+
 export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
   {
     version: 1,
@@ -278,5 +281,25 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     sql: `
       CREATE INDEX dogs_adoptable_fur_color ON dogs (lower(fur_color), seq) WHERE state = 'adoptable';
       CREATE INDEX dogs_adoptable_location ON dogs (lower(location), seq) WHERE state = 'adoptable';`,
+  },
+  {
+    version: 10,
+    description: 'the number of items per tenant and resource, kept by every create and delete',
+    // Tenant data (distributed by tenant_id under Citus). storage/resource-counts.ts: a write adds to the slot of its
+    // server process (the default), so that concurrent writes of one tenant on other connections do not wait for
+    // each other's commit on one row; a count is the sum of at most 16 rows. Filled from the rows already stored,
+    // in the migration's transaction (slot 0).
+    sql: `
+      CREATE TABLE resource_counts (
+        tenant_id text NOT NULL,
+        resource text NOT NULL,
+        slot integer NOT NULL DEFAULT (pg_backend_pid() % 16),
+        n bigint NOT NULL,
+        PRIMARY KEY (tenant_id, resource, slot)
+      );
+      ${COUNTED.map(
+        (table) =>
+          `INSERT INTO resource_counts (tenant_id, resource, slot, n) SELECT tenant_id, '${table}', 0, count(*) FROM ${table} GROUP BY tenant_id;`,
+      ).join('\n      ')}`,
   },
 ];

@@ -35,6 +35,7 @@ import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresGrantStore } from './postgres-grant-store.js';
 import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.js';
 import { runMigrations } from './migrate.js';
+import { COUNT_SQL, keptCountScope } from '../resource-counts.js';
 import {
   listStatement,
   Params,
@@ -140,7 +141,10 @@ export class PostgresStorage implements Storage {
     return jsonPage(await this.list(def, scope, query), fields);
   }
 
+  /** A tenant's whole collection from the count its writes keep; anything narrower counted through its indexes. */
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
+    const kept = keptCountScope(scope, criteria);
+    if (kept) return Number((await this.db.rows<[string]>(COUNT_SQL.read, [kept.tenantId, def.name]))[0]![0]);
     const params = new Params();
     const clause = whereClause(def, scope, criteria, params);
     if (clause === undefined) return 0;

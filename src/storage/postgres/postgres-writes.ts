@@ -15,91 +15,90 @@ import {
   type RemovePlan,
   type UpdatePlan,
 } from '../../plan/write-plan.js';
-import {
-  answerParams,
-  claimParams,
-  IDEMPOTENCY_SQL,
-  keyParams,
-  verdictOf,
-  type KeyRecord,
-} from '../idempotency-keys.js';
+import { claimParams, IDEMPOTENCY_SQL, keyParams, verdictOf, type KeyRecord } from '../idempotency-keys.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import { toItem } from '../items.js';
 import { MissingReferences } from '../storage-error.js';
 import type { IdempotencyClaim, IdempotencyKey, Precondition, TenantScope } from '../storage.js';
-import type { Connection, Executor } from './connection.js';
+import { COUNT_SQL } from '../resource-counts.js';
+import { createChecked } from './postgres-create.js';
+import type { Connection, Executor, Transaction } from './connection.js';
 import { insertStatement, Params, selectList } from './postgres-sql.js';
 import { changedKeys, itemKeys } from '../search-keys.js';
 
 /** Claims released again and again under our feet: the client is told to retry, as for a claim in progress. */
 const CLAIM_ROUNDS = 5;
 
-/**
- * The INSERT of one item and of its search keys, one statement: the keys (a text array) follow the INSERT's
- * parameters.
- */
-const insertIndexed = perDefinition((def: ResourceDef): string => {
-  const keys = representedFields(def).length + 2;
-  return `WITH created AS (${insertStatement(def)} RETURNING seq)
-    INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, k.key, created.seq FROM created, unnest($${keys}::text[]) AS k(key)`;
-});
+/** One more (or one less) item in the tenant's count: a CTE of the write's own statement, $1 being the tenant. */
+const countChange = (def: ResourceDef, by: 1 | -1): string =>
+  `counted AS (${COUNT_SQL.add.replace('$2', `'${def.name}'`).replace('$3', String(by))})`;
+
+/** The INSERT of one item, its search keys (the parameter after the INSERT's) and its count, one statement. */
+const insertCounted = perDefinition(
+  (def: ResourceDef): string =>
+    `WITH created AS (${insertStatement(def)} RETURNING seq), ${indexCreated(def, representedFields(def).length + 2)}, ${countChange(def, 1)} SELECT 1`,
+);
 
 /**
- * The INSERT of one item and its search keys, and the UPDATE of its key's answer, one statement: the answer, the
- * client and the key follow the keys.
+ * The search keys of the item just created, a CTE of its own statement: the keys (a text array) are parameter `at`.
+ */
+const indexCreated = (def: ResourceDef, at: number): string =>
+  `indexed AS (INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, k.key, created.seq FROM created, unnest($${at}::text[]) AS k(key))`;
+
+/**
+ * The INSERT of one item, its search keys, its count and the UPDATE of its key's answer, one statement: the answer,
+ * the client and the key follow the keys.
  */
 const insertAnswering = perDefinition((def: ResourceDef): string => {
   const keys = representedFields(def).length + 2;
   const next = keys + 1;
-  return `WITH created AS (${insertStatement(def)} RETURNING seq),
-    indexed AS (INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, k.key, created.seq FROM created, unnest($${keys}::text[]) AS k(key))
+  return `WITH created AS (${insertStatement(def)} RETURNING seq), ${indexCreated(def, keys)}, ${countChange(def, 1)}
     UPDATE idempotency_keys SET answer = $${next} WHERE tenant_id = $1 AND client_id = $${next + 1} AND key = $${next + 2}`;
 });
 
+/** The DELETE of one item (locked by this transaction: it is there) and its count, one statement. */
+const deleteCounted = perDefinition(
+  (def: ResourceDef): string =>
+    `WITH deleted AS (DELETE FROM ${def.name} WHERE tenant_id = $1 AND seq = $2), ${countChange(def, -1)} SELECT 1`,
+);
+
 /**
- * Inserts the item and its search keys. With nothing to check or link, one statement is its own transaction: the
- * INSERT alone, or with a key's answer the INSERT inside the UPDATE that stores the answer.
+ * Inserts the item, its search keys and its count, one statement that is its own transaction: the INSERT alone, or with a key's answer
+ * the INSERT inside the UPDATE that stores the answer; with references or links, their checks, the links and the
+ * answer as CTEs of it too (postgres-create.ts).
  */
 export async function createItem(db: Connection, scope: TenantScope, plan: CreatePlan): Promise<void> {
   const params = [scope.tenantId, ...plan.row, itemKeys(plan.def, plan.item)];
-  if (plan.checks.length === 0 && plan.links.length === 0) {
-    if (!plan.answer) await db.run(insertIndexed(plan.def), params);
-    else
-      await db.run(insertAnswering(plan.def), [
-        ...params,
-        plan.answer.answer,
-        plan.answer.key.clientId,
-        plan.answer.key.key,
-      ]);
-    return;
-  }
-  await db.transaction(async (tx) => {
-    await checkReferences(tx, scope, plan.checks);
-    await tx.run(insertIndexed(plan.def), params);
-    await replaceLinks(tx, scope, plan.item.id!, plan.links);
-    if (plan.answer) await tx.run(IDEMPOTENCY_SQL.answer, answerParams(scope, plan.answer));
-  });
+  if (plan.checks.length > 0 || plan.links.length > 0) return createChecked(db, plan, params);
+  if (!plan.answer) await db.run(insertCounted(plan.def), params);
+  else
+    await db.run(insertAnswering(plan.def), [
+      ...params,
+      plan.answer.answer,
+      plan.answer.key.clientId,
+      plan.answer.key.key,
+    ]);
 }
 
 /** Replaces an item's search keys `before` with `after`, writing only those that changed. */
-async function reindex(
-  tx: Executor,
+function reindex(
+  tx: Transaction,
   def: ResourceDef,
   scope: TenantScope,
   seq: string,
   before: readonly string[],
   after: readonly string[],
-): Promise<void> {
+): void {
   const { gone, added } = changedKeys(before, after);
   if (gone.length > 0) {
-    await tx.run(`DELETE FROM ${def.name}_search_keys WHERE tenant_id = $1 AND seq = $2 AND key = ANY($3::text[])`, [
+    tx.queue(`DELETE FROM ${def.name}_search_keys WHERE tenant_id = $1 AND seq = $2 AND key = ANY($3::text[])`, [
       scope.tenantId,
       seq,
       gone,
     ]);
   }
   if (added.length > 0) {
-    await tx.run(`INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, unnest($3::text[]), $2`, [
+    tx.queue(`INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, unnest($3::text[]), $2`, [
       scope.tenantId,
       seq,
       added,
@@ -109,35 +108,42 @@ async function reindex(
 
 /**
  * Locks the item, checks `expect`, writes only the changed columns (and the search columns), replaces the sets given.
+ * Two round trips: BEGIN, the lock and the reference checks together, then the writes with COMMIT.
  */
 export async function updateItem(
-  tx: Executor,
+  tx: Transaction,
   scope: TenantScope,
   id: string,
   plan: UpdatePlan,
   expect?: Precondition,
 ): Promise<Item | undefined> {
   const { def, changed } = plan;
+  const checked = checkReferences(tx, scope, plan.checks);
+  // Read after the lock's answer (or never, when the item is missing or `expect` throws): handled meanwhile.
+  checked.catch(() => {});
   const row = await lockCurrent(tx, def, scope, id);
   if (!row) return undefined;
   expect?.(row.item);
-  await checkReferences(tx, scope, plan.checks);
+  await checked;
   const before = itemKeys(def, row.item);
   const item = applyUpdate(plan, row.item);
   const params = new Params();
   const sets = changed.map((name) => `${columnOf(name)} = ${params.add(item[name])}`);
-  await tx.run(
+  tx.queue(
     `UPDATE ${def.name} SET ${sets.join(', ')} WHERE tenant_id = ${params.add(scope.tenantId)} AND seq = ${params.add(row.seq)}`,
     params.values,
   );
-  await reindex(tx, def, scope, row.seq, before, itemKeys(def, item));
-  await replaceLinks(tx, scope, id, plan.links);
+  reindex(tx, def, scope, row.seq, before, itemKeys(def, item));
+  replaceLinks(tx, scope, id, plan.links);
   return item;
 }
 
-/** Locks the item, checks `expect`, deletes it, sets every ref to it to NULL and deletes every link row holding it. */
+/**
+ * Locks the item, checks `expect`, deletes it and counts it, sets every ref to it to NULL and deletes every link row
+ * holding it. Two round trips: BEGIN with the lock, then the writes with COMMIT.
+ */
 export async function removeItem(
-  tx: Executor,
+  tx: Transaction,
   scope: TenantScope,
   id: string,
   plan: RemovePlan,
@@ -147,13 +153,13 @@ export async function removeItem(
   const row = await lockCurrent(tx, def, scope, id);
   if (!row) return false;
   expect?.(row.item);
-  await tx.run(`DELETE FROM ${def.name} WHERE tenant_id = $1 AND seq = $2`, [scope.tenantId, row.seq]);
-  await reindex(tx, def, scope, row.seq, itemKeys(def, row.item), []);
+  tx.queue(deleteCounted(def), [scope.tenantId, row.seq]);
+  reindex(tx, def, scope, row.seq, itemKeys(def, row.item), []);
   for (const { table, column } of clear.refColumns) {
-    await tx.run(`UPDATE ${table} SET ${column} = NULL WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
+    tx.queue(`UPDATE ${table} SET ${column} = NULL WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
   }
   for (const { table, column } of clear.linkRows) {
-    await tx.run(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
+    tx.queue(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${column} = $2`, [scope.tenantId, id]);
   }
   return true;
 }
@@ -197,26 +203,31 @@ async function lockCurrent(
 /**
  * Every non-null ref, and every id of a set, must name an item of its target resource in the same
  * tenant. The rows found are share-locked, so that a concurrent delete of one waits for this write
- * and then clears the reference it made, instead of leaving it dangling.
+ * and then clears the reference it made, instead of leaving it dangling. The checks are sent together.
  */
 async function checkReferences(tx: Executor, scope: TenantScope, checks: readonly ReferenceCheck[]): Promise<void> {
-  for (const { field, target, ids } of checks) {
-    const rows = await tx.rows<[string]>(
-      `SELECT id FROM ${target} WHERE tenant_id = $1 AND id = ANY($2::text[]) FOR KEY SHARE`,
-      [scope.tenantId, ids],
-    );
-    const found = new Set(rows.map((row) => row[0]));
-    const missing = ids.filter((id) => !found.has(id));
+  if (checks.length === 0) return;
+  const found = await Promise.all(
+    checks.map(({ target, ids }) =>
+      tx.rows<[string]>(`SELECT id FROM ${target} WHERE tenant_id = $1 AND id = ANY($2::text[]) FOR KEY SHARE`, [
+        scope.tenantId,
+        ids,
+      ]),
+    ),
+  );
+  checks.forEach(({ field, target, ids }, index) => {
+    const present = new Set(found[index]!.map((row) => row[0]));
+    const missing = ids.filter((id) => !present.has(id));
     if (missing.length > 0) throw new MissingReferences(field, target, missing);
-  }
+  });
 }
 
 /** Each set replaces the item's links in its table, in the order given (the link's seq keeps it). */
-async function replaceLinks(tx: Executor, scope: TenantScope, id: string, sets: readonly LinkSet[]): Promise<void> {
+function replaceLinks(tx: Transaction, scope: TenantScope, id: string, sets: readonly LinkSet[]): void {
   for (const { table, selfColumn, targetColumn, ids } of sets) {
-    await tx.run(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${selfColumn} = $2`, [scope.tenantId, id]);
+    tx.queue(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${selfColumn} = $2`, [scope.tenantId, id]);
     if (ids.length === 0) continue;
-    await tx.run(
+    tx.queue(
       `INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn})
       SELECT $1, $2, u.target FROM unnest($3::text[]) WITH ORDINALITY AS u(target, n) ORDER BY u.n`,
       [scope.tenantId, id, ids],

@@ -40,6 +40,9 @@ function searchKeysTable(table: string): string {
 /** The resources migration 8 gives a search index; their stored items get their keys when it runs. */
 export const SEARCH_INDEXED: readonly string[] = ['dogs', 'owners', 'veterinarians', 'foods'];
 
+/** The resources whose items migration 10 counts: those of migration 1 (a later resource starts with no rows). */
+const COUNTED = ['dogs', 'owners', 'veterinarians', 'foods'];
+
 export const migrations: ReadonlyArray<{ version: number; description: string; sql: string }> = [
   {
     version: 1,
@@ -263,5 +266,23 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     sql: `
       CREATE INDEX dogs_adoptable_fur_color ON dogs (ci(fur_color), seq) WHERE state = 'adoptable';
       CREATE INDEX dogs_adoptable_location ON dogs (ci(location), seq) WHERE state = 'adoptable';`,
+  },
+  {
+    version: 10,
+    description: 'the number of items per tenant and resource, kept by every create and delete',
+    // storage/resource-counts.ts: one writer, so one slot (0) per tenant and resource; filled from the rows already
+    // stored, in the migration's transaction.
+    sql: `
+      CREATE TABLE resource_counts (
+        tenant_id TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        slot INTEGER NOT NULL DEFAULT 0,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, resource, slot)
+      ) WITHOUT ROWID;
+      ${COUNTED.map(
+        (table) =>
+          `INSERT INTO resource_counts (tenant_id, resource, n) SELECT tenant_id, '${table}', count(*) FROM ${table} GROUP BY tenant_id;`,
+      ).join('\n      ')}`,
   },
 ];

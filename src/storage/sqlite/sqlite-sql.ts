@@ -179,6 +179,12 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria):
   const params: unknown[] = tenant === undefined ? [] : [tenant];
   for (const filter of criteria.filters) {
     const column = `t.${columnOf(filter.field)}`;
+    if (tenant === undefined && filter.exact && filter.values.length === 1) {
+      // Across tenants, only a partial index serves an enum's value (dogs_adoptable), and SQLite uses one only for
+      // `column = <literal>`. An enum's value is one of its definition's few words, so the statements stay few.
+      clauses.push(`${column} = '${filter.values[0]!.replaceAll("'", "''")}'`);
+      continue;
+    }
     clauses.push(`${filter.exact ? column : `ci(${column})`} IN (${filter.values.map(() => '?').join(', ')})`);
     params.push(...filter.values);
   }

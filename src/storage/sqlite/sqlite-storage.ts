@@ -46,11 +46,13 @@ import {
   sortKey,
   whereClause,
 } from './sqlite-sql.js';
-import { SqliteWrites } from './sqlite-writes.js';
+import { positional, SqliteWrites } from './sqlite-writes.js';
 import { SqliteSearch } from './sqlite-search.js';
+import { COUNT_SQL, keptCountScope } from '../resource-counts.js';
 
 /** The migration that creates the search index (sqlite-migrations.ts). */
 const SEARCH_KEYS_VERSION = 8;
+const KEPT_COUNT = positional(COUNT_SQL.read);
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
@@ -183,13 +185,14 @@ export class SqliteStorage implements Storage {
     return { rows, hasMore };
   }
 
+  /** A tenant's whole collection from the count its writes keep; anything narrower counted through its indexes. */
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
-    const { where, params } = whereClause(def, scope, criteria);
-    if (where === undefined) return 0;
+    const kept = keptCountScope(scope, criteria);
     try {
-      return (
-        this.statements.get(`SELECT count(*) AS n FROM ${def.name} t WHERE ${where}`).get(...params) as { n: number }
-      ).n;
+      if (kept) return this.statements.pluck(KEPT_COUNT).get(kept.tenantId, def.name) as number;
+      const { where, params } = whereClause(def, scope, criteria);
+      if (where === undefined) return 0;
+      return this.statements.pluck(`SELECT count(*) FROM ${def.name} t WHERE ${where}`).get(...params) as number;
     } catch (error) {
       throw this.statements.failure(error);
     }

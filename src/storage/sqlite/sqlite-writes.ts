@@ -24,6 +24,7 @@ import {
   type KeyRecord,
 } from '../idempotency-keys.js';
 import { toItem } from '../items.js';
+import { COUNT_SQL } from '../resource-counts.js';
 import { MissingReferences } from '../storage-error.js';
 import { changedKeys, itemKeys } from '../search-keys.js';
 import type { IdempotencyClaim, IdempotencyKey, TenantScope } from '../storage.js';
@@ -39,7 +40,9 @@ const KEYS_SQL = {
   sweep: positional(IDEMPOTENCY_SQL.sweep),
 };
 
-function positional(sql: string): string {
+const COUNT_ADD = positional(COUNT_SQL.add);
+
+export function positional(sql: string): string {
   return sql.replace(/\$\d+/g, '?');
 }
 
@@ -58,6 +61,7 @@ export class SqliteWrites {
     this.indexKeys(scope, plan.def, lastInsertRowid, plan.item);
     this.replaceLinks(scope, plan.item.id!, plan.links);
     if (plan.answer) this.statements.get(KEYS_SQL.answer).run(...answerParams(scope, plan.answer));
+    this.statements.get(COUNT_ADD).run(scope.tenantId, plan.count.resource, plan.count.by);
   }
 
   /** Writes only the changed columns, indexes the item again, and replaces the sets given. */
@@ -75,11 +79,15 @@ export class SqliteWrites {
     return item;
   }
 
-  /** Deletes the row and its search entry, sets every ref to it to NULL and deletes every link row holding it. */
+  /**
+   * Deletes the row and its search keys, counts one item less, sets every ref to it to NULL and deletes every link
+   * row holding it.
+   */
   remove(scope: TenantScope, id: string, plan: RemovePlan, { seq, item }: CurrentRow): void {
     const { def, clear } = plan;
     this.statements.get(`DELETE FROM ${def.name} WHERE seq = ?`).run(seq);
     this.statements.get(searchKeysDelete(def)).run(scope.tenantId, seq, JSON.stringify(itemKeys(def, item)));
+    this.statements.get(COUNT_ADD).run(scope.tenantId, plan.count.resource, plan.count.by);
     for (const { table, column } of clear.refColumns) {
       this.statements
         .get(`UPDATE ${table} SET ${column} = NULL WHERE tenant_id = ? AND ${column} = ?`)
