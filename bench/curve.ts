@@ -64,6 +64,7 @@ export function scaleChart(results: readonly Result[]): string {
 <text x="${LEFT}" y="18" font-size="13">Ratio to the bare-Node baseline vs dogs seeded (${escapeHtml(styles)})</text>
 ${parts.join('\n')}
 <line x1="${LEFT}" x2="${LEFT + PLOT_WIDTH}" y1="${TOP + PLOT_HEIGHT}" y2="${TOP + PLOT_HEIGHT}" stroke="#000"/>
+<text x="${LEFT + PLOT_WIDTH / 2}" y="${TOP + PLOT_HEIGHT + 40}" text-anchor="middle">dogs (log scale)</text>
 <line x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${TOP + PLOT_HEIGHT}" stroke="#000"/>
 </svg>
 `;
