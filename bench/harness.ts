@@ -25,12 +25,27 @@ export interface Operation {
    * (the ratio is then the request log's cost, SPEC §12).
    */
   against?: 'log off';
-  /**
-   * An operation an index serves (GET one, a page, a filter, a search, a nested read): across the sizes of --scale it
-   * may lose at most a third of its throughput (issue 16).
-   */
-  indexed?: true;
 }
+
+/**
+ * The operations an index serves (GET one, a page, a filter, a search, a nested read): across the sizes of --scale
+ * each may lose at most a third of its throughput (issue 16).
+ */
+export const INDEXED = new Set([
+  'GET one (authorized)',
+  'GET list (limit 10)',
+  'list filtered by color',
+  'list with fields',
+  'search q',
+  'search q, two words',
+  'autocomplete q=b',
+  'autocomplete q=be',
+  'autocomplete q=bel',
+  'owner with fields=name,dogs(name)',
+  'global search',
+  'a page (limit=10&offset=20)',
+  'filter (color=brown&limit=10)',
+]);
 
 export interface WrkResult {
   requests: number;
@@ -41,22 +56,14 @@ export interface WrkResult {
   failures: number;
 }
 
-/** The operations measured, with their targets (ratio to the baseline) where an issue sets one. */
+/** The operations measured, with their targets (ratio to the baseline) where the issue sets one. */
 export function benchOperations(
   { dogId, ownerId }: Pick<Seeded, 'dogId' | 'ownerId'>,
   { bearer, basic }: { bearer: string; basic: string },
 ): Operation[] {
   const auth = { authorization: bearer };
-  const read = (name: string, path: string, more: Partial<Operation> = {}): Operation => ({
-    name,
-    method: 'GET',
-    path,
-    headers: auth,
-    indexed: true,
-    ...more,
-  });
   return [
-    read('GET one (authorized)', `/v1/dogs/${dogId}`, { target: 0.5 }),
+    { name: 'GET one (authorized)', method: 'GET', path: `/v1/dogs/${dogId}`, headers: auth, target: 0.5 },
     {
       name: 'GET one, request log on / off',
       method: 'GET',
@@ -65,20 +72,23 @@ export function benchOperations(
       target: 0.95,
       against: 'log off',
     },
-    read('GET list (limit 10)', '/v1/dogs?limit=10', { target: 0.35 }),
-    read('a page (limit=10&offset=20)', '/v2/dogs?limit=10&offset=20'),
-    read('list filtered by color', '/v1/dogs?color=brown'),
-    read('filter (color=brown&limit=10)', '/v2/dogs?color=brown&limit=10'),
-    read('list with fields', '/v1/dogs?fields=name,furColor'),
-    read('search q', '/v1/dogs?q=rex', { target: 0.2 }),
-    read('two-word search (q=rex brown)', '/v2/dogs?q=rex%20brown', { target: 0.1 }),
-    // What a search box sends while a name is typed: a few names per keystroke.
-    read('autocomplete q=r', '/v2/dogs?q=r&fields=name&limit=5'),
-    read('autocomplete q=re', '/v2/dogs?q=re&fields=name&limit=5'),
-    read('autocomplete q=rex', '/v2/dogs?q=rex&fields=name&limit=5'),
-    read('owner with fields=name,dogs(name)', `/v1/owners/${ownerId}?fields=name,dogs(name)`, { target: 0.3 }),
-    read('global search', '/v1/search?q=rex', { target: 0.2 }),
-    { name: 'count', method: 'GET', path: '/v2/dogs/count', headers: auth },
+    { name: 'GET list (limit 10)', method: 'GET', path: '/v1/dogs?limit=10', headers: auth, target: 0.35 },
+    { name: 'list filtered by color', method: 'GET', path: '/v1/dogs?color=brown', headers: auth },
+    { name: 'list with fields', method: 'GET', path: '/v1/dogs?fields=name,furColor', headers: auth },
+    { name: 'search q', method: 'GET', path: '/v1/dogs?q=rex', headers: auth, target: 0.2 },
+    { name: 'search q, two words', method: 'GET', path: '/v1/dogs?q=rex%20oslo', headers: auth, target: 0.1 },
+    // Name autocomplete: what a search box sends while a person types (issue 16).
+    { name: 'autocomplete q=b', method: 'GET', path: '/v1/dogs?q=b&fields=id,name', headers: auth },
+    { name: 'autocomplete q=be', method: 'GET', path: '/v1/dogs?q=be&fields=id,name', headers: auth },
+    { name: 'autocomplete q=bel', method: 'GET', path: '/v1/dogs?q=bel&fields=id,name', headers: auth },
+    {
+      name: 'owner with fields=name,dogs(name)',
+      method: 'GET',
+      path: `/v1/owners/${ownerId}?fields=name,dogs(name)`,
+      headers: auth,
+      target: 0.3,
+    },
+    { name: 'global search', method: 'GET', path: '/v1/search?q=rex', headers: auth, target: 0.2 },
     {
       name: 'POST',
       method: 'POST',
@@ -96,6 +106,10 @@ export function benchOperations(
       headers: { authorization: basic },
     },
     { name: 'GET /adoptions (open)', method: 'GET', path: '/v1/adoptions', headers: {} },
+    // Issue 18's table: a page further in, a filter with a page size, and a count.
+    { name: 'a page (limit=10&offset=20)', method: 'GET', path: '/v2/dogs?limit=10&offset=20', headers: auth },
+    { name: 'filter (color=brown&limit=10)', method: 'GET', path: '/v2/dogs?color=brown&limit=10', headers: auth },
+    { name: 'count', method: 'GET', path: '/v2/dogs/count', headers: auth },
   ];
 }
 

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { scaleChart, scaleTable } from './curve.js';
-import { DATA_DIR, fmt, table, type Operation, type WrkResult } from './harness.js';
+import { DATA_DIR, INDEXED, fmt, table, type Operation, type WrkResult } from './harness.js';
 import { PEAK_RSS_MIB, POSTGRES_P99_MS, postgresTarget, scalingVerdicts, unique, type Result } from './scale.js';
 
 /** One backend at one size: every operation's figures. */
@@ -104,10 +104,7 @@ function reportScale(runs: readonly Run[]): void {
   );
   const markdown = scaleTable(results);
   console.log(`\nScaling: each operation's ratio to the baseline at each size\n\n${markdown}\n`);
-  const indexed = new Set(
-    runs.flatMap((run) => run.results.filter((r) => r.operation.indexed).map((r) => r.operation.name)),
-  );
-  const verdicts = scalingVerdicts(results, indexed);
+  const verdicts = scalingVerdicts(results, INDEXED);
   if (verdicts.length > 0) {
     console.log(`Indexed operations, largest size ÷ smallest (PASS when at least 0.67: at most a third lost)\n`);
     table(

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { XMLValidator } from 'fast-xml-parser';
 import { scaleChart, scaleTable } from '../../bench/curve.js';
+import { INDEXED, benchOperations } from '../../bench/harness.js';
 import { postgresTarget, scalingVerdicts, type Result } from '../../bench/scale.js';
 
 function result(operation: string, backend: string, size: number, ratio: number): Result {
@@ -86,4 +87,11 @@ test('the table has a row per operation and backend, a column per size', () => {
       '| search <q> | SQLite | 0.20 | 0.0040 |',
     ].join('\n'),
   );
+});
+
+test('every operation the scaling check names is a bench operation', () => {
+  const names = new Set(
+    benchOperations({ dogId: 'd', ownerId: 'o' }, { bearer: 'Bearer t', basic: 'Basic b' }).map((op) => op.name),
+  );
+  for (const name of INDEXED) assert.ok(names.has(name), name);
 });
