@@ -45,9 +45,10 @@ const SLICES = 5;
 const SLICE_SECONDS = Math.max(1, Math.round(SECONDS / SLICES));
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = 50;
-const SERVER_PORT = 18080;
-const BASELINE_PORT = 18081;
-const LOG_OFF_PORT = 18082;
+/** BENCH_PORT moves the three ports (server, baseline, server with the log off), so that two benches never meet. */
+const SERVER_PORT = Number(process.env.BENCH_PORT ?? 18080);
+const BASELINE_PORT = SERVER_PORT + 1;
+const LOG_OFF_PORT = SERVER_PORT + 2;
 
 /** What one operation's server slices alternate with: the baseline, or the server with the request log off. */
 interface Versus {
