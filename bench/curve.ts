@@ -92,7 +92,7 @@ export function scaleTable(results: readonly Result[]): string {
 
 /** Two decimals, or two significant digits below 0.1 (a search at 0.004 is not 0.00). */
 function ratioText(ratio: number): string {
-  return ratio >= 0.095 ? ratio.toFixed(2) : ratio.toPrecision(2);
+  return ratio >= 0.095 || ratio === 0 ? ratio.toFixed(2) : ratio.toPrecision(2);
 }
 
 function n(value: number): string {
