@@ -4,10 +4,14 @@
 // BENCH_SECONDS (default 10) with 50 connections. Figures are printed as ratios to the baseline
 // measured in the same run, so they compare across machines. Operation names as arguments run
 // only those (`npm run bench -- 'GET list (limit 10)'`); the default is every operation.
+// `--postgres` runs every operation on PostgreSQL too (a server of the bench's own, on core 0), and
+// `--scale 10000,100000` at each size (bench/report.ts prints and draws what they conclude).
 import { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from './args.js';
+import { postgres, sqlite, type Backend } from './backends.js';
 import {
   DATA_DIR,
   DOGS,
@@ -15,19 +19,21 @@ import {
   combine,
   credentials,
   fmt,
-  freshCopy,
   idle,
   peakRssMiB,
-  seeded,
   serverCommand,
   serverEnv,
   start,
-  table,
+  stop,
+  stopAll,
   waitFor,
   wrk,
   type Operation,
   type WrkResult,
 } from './harness.js';
+import { startPostgres, type BenchPostgres } from './postgres.js';
+import { report, type Run } from './report.js';
+import type { Seeded } from './seed.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /**
@@ -39,11 +45,10 @@ const SLICES = 5;
 const SLICE_SECONDS = Math.max(1, Math.round(SECONDS / SLICES));
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = 50;
-const SERVER_PORT = 18080;
-const BASELINE_PORT = 18081;
-const LOG_OFF_PORT = 18082;
-const RUN_DIR = path.join(DATA_DIR, 'run');
-const LOG_OFF_DIR = path.join(DATA_DIR, 'run-log-off');
+/** BENCH_PORT moves the three ports (server, baseline, server with the log off), so that two benches never meet. */
+const SERVER_PORT = Number(process.env.BENCH_PORT ?? 18080);
+const BASELINE_PORT = SERVER_PORT + 1;
+const LOG_OFF_PORT = SERVER_PORT + 2;
 
 /** What one operation's server slices alternate with: the baseline, or the server with the request log off. */
 interface Versus {
@@ -53,90 +58,102 @@ interface Versus {
 }
 
 /** The same server on its own copy of the data, with REQUEST_LOG=off, and a token of its own. */
-async function startLogOff(): Promise<{ process: ChildProcess; versus: Versus }> {
-  freshCopy(LOG_OFF_DIR);
-  const child = start('server, log off', serverCommand(), {
-    ...serverEnv(LOG_OFF_PORT, LOG_OFF_DIR),
-    REQUEST_LOG: 'off',
-  });
-  await waitFor(`http://127.0.0.1:${LOG_OFF_PORT}/healthz`);
-  const { clientId, clientSecret } = await seeded();
-  const { bearer } = await credentials(`http://127.0.0.1:${LOG_OFF_PORT}`, clientId, clientSecret);
+async function startLogOff(
+  backend: Backend,
+  size: number,
+  seeded: Seeded,
+): Promise<{ process: ChildProcess; versus: Versus }> {
+  const storage = await backend.freshCopy(size, 'log-off');
+  const child = start('server, log off', serverCommand(), { ...serverEnv(LOG_OFF_PORT, storage), REQUEST_LOG: 'off' });
+  await waitFor(`http://127.0.0.1:${LOG_OFF_PORT}/healthz`, { seconds: 60 });
+  const { bearer } = await credentials(`http://127.0.0.1:${LOG_OFF_PORT}`, seeded.clientId, seeded.clientSecret);
   return { process: child, versus: { port: LOG_OFF_PORT, headers: { authorization: bearer }, pid: child.pid } };
 }
 
 async function main(): Promise<void> {
-  const { dogId, ownerId, clientId, clientSecret } = await seeded();
-  freshCopy(RUN_DIR);
+  const args = parseArgs(process.argv.slice(2));
+  const sizes = args.sizes ?? [DOGS];
+  let server: BenchPostgres | undefined;
+  // Ctrl-C or a kill: the servers, the baseline and PostgreSQL stop too (a hard kill: PostgreSQL's helper sees it).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      console.error(`\n${signal}: stopping the servers and PostgreSQL ...`);
+      void Promise.all([stopAll(), server?.stop()]).finally(() => process.exit(130));
+    });
+  try {
+    if (args.postgres) {
+      console.log(`starting PostgreSQL (data kept in ${path.join(DATA_DIR, 'postgres')}) ...`);
+      server = await startPostgres(path.join(DATA_DIR, 'postgres'));
+    }
+    const backends = server ? [sqlite, postgres(server)] : [sqlite];
+    const runs: Run[] = [];
+    for (const size of sizes) for (const backend of backends) runs.push(await measure(backend, size, args.operations));
+    report(runs, { scale: args.sizes !== undefined, seconds: SLICES * SLICE_SECONDS, connections: CONNECTIONS });
+  } finally {
+    await stopAll();
+    await server?.stop();
+  }
+}
 
-  const server = start('server', serverCommand(), serverEnv(SERVER_PORT, RUN_DIR));
+/** Every chosen operation on one backend at one size: the table of figures, printed as it goes. */
+async function measure(backend: Backend, size: number, names: readonly string[]): Promise<Run> {
+  const seeded = await backend.seeded(size);
+  const server = start('server', serverCommand(), serverEnv(SERVER_PORT, await backend.freshCopy(size, 'server')));
   let baseline: ChildProcess | undefined;
   let logOff: Awaited<ReturnType<typeof startLogOff>> | undefined;
   try {
-    await waitFor(`http://127.0.0.1:${SERVER_PORT}/healthz`);
-    const { bearer, basic } = await credentials(`http://127.0.0.1:${SERVER_PORT}`, clientId, clientSecret);
-    const operations = chosen(benchOperations({ dogId, ownerId }, { bearer, basic }), process.argv.slice(2));
+    await waitFor(`http://127.0.0.1:${SERVER_PORT}/healthz`, { seconds: 60 });
+    const { bearer, basic } = await credentials(
+      `http://127.0.0.1:${SERVER_PORT}`,
+      seeded.clientId,
+      seeded.clientSecret,
+    );
+    const operations = chosen(benchOperations(seeded, { bearer, basic }), names);
     const answersFile = path.join(os.tmpdir(), `bench-answers-${process.pid}.json`);
     fs.writeFileSync(answersFile, JSON.stringify(await recordAnswers(operations)));
     baseline = start('baseline', ['node', 'bench/baseline-server.mjs', answersFile, String(BASELINE_PORT)], {});
     await waitFor(`http://127.0.0.1:${BASELINE_PORT}/`, { anyAnswer: true });
-    if (operations.some((operation) => operation.against === 'log off')) logOff = await startLogOff();
-
-    const rows: string[][] = [];
+    if (operations.some((operation) => operation.against === 'log off'))
+      logOff = await startLogOff(backend, size, seeded);
+    console.log(`\n${backend.name}, ${size.toLocaleString('en-US')} dogs:`);
+    const results: Array<Run['results'][number]> = [];
     for (const operation of operations) {
       const versus: Versus = operation.against === 'log off' ? logOff!.versus : { port: BASELINE_PORT };
-      const other = versus.headers ? { ...operation, headers: versus.headers } : operation;
-      // A short untimed run first, so both are measured after the JIT has warmed up.
-      await wrk(SERVER_PORT, operation, WARMUP_SECONDS, CONNECTIONS);
-      await wrk(versus.port, other, WARMUP_SECONDS, CONNECTIONS);
-      const serverSlices: WrkResult[] = [];
-      const baselineSlices: WrkResult[] = [];
-      for (let slice = 0; slice < SLICES; slice += 1) {
-        serverSlices.push(await wrk(SERVER_PORT, operation, SLICE_SECONDS, CONNECTIONS));
-        // A slow operation leaves requests queued when wrk stops: let the server finish them
-        // before the baseline's slice, which would otherwise share the core with them.
-        await idle(server.pid!);
-        baselineSlices.push(await wrk(versus.port, other, SLICE_SECONDS, CONNECTIONS));
-        if (versus.pid !== undefined) await idle(versus.pid);
-      }
-      const measured = combine(serverSlices);
-      const base = combine(baselineSlices);
+      const [measured, base] = await load(operation, server.pid!, versus);
       const ratio = measured.requestsPerSecond / base.requestsPerSecond;
-      rows.push([
-        operation.name,
-        fmt(measured.requestsPerSecond),
-        `${measured.p50.toFixed(2)} / ${measured.p99.toFixed(2)}`,
-        fmt(base.requestsPerSecond),
-        ratio.toFixed(2),
-        operation.target ? `≥ ${operation.target} ${ratio >= operation.target ? 'met' : 'MISSED'}` : 'report',
-        String(measured.failures),
-        peakRssMiB(server.pid!).toFixed(0),
-      ]);
+      results.push({ operation, measured, base, ratio, peakRss: peakRssMiB(server.pid!) });
       console.log(
         `  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs ${operation.against ?? 'baseline'} ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}`,
       );
     }
-    const peakRss = peakRssMiB(server.pid!);
-    console.log(
-      `\nDog Registry bench: ${DOGS} dogs, ${CONNECTIONS} connections, ${SLICES * SLICE_SECONDS} s per operation each for the server and the baseline` +
-        ` (in ${SLICES} alternating slices; p50 and p99 are the slices' medians), server on core 0, wrk on core 1\n`,
-    );
-    table(
-      // The request log's row has the server with REQUEST_LOG=off where the others have the baseline.
-      ['operation', 'req/s', 'p50 / p99 ms', 'baseline req/s', 'ratio', 'target', 'non-2xx', 'peak RSS MiB so far'],
-      rows,
-    );
-    console.log(`\nserver peak RSS: ${peakRss.toFixed(1)} MiB (target < 150 MiB: ${peakRss < 150 ? 'met' : 'MISSED'})`);
     fs.rmSync(answersFile, { force: true });
+    return { backend: backend.name, size, seedSeconds: seeded.seedSeconds, results, peakRss: peakRssMiB(server.pid!) };
   } finally {
-    baseline?.kill('SIGTERM');
-    logOff?.process.kill('SIGTERM');
-    server.kill('SIGTERM');
+    await Promise.all([stop(baseline), stop(logOff?.process), stop(server)]);
   }
 }
 
+/** One operation: warm-up, then the server's and the other's slices alternately; each side's slices combined. */
+async function load(operation: Operation, serverPid: number, versus: Versus): Promise<[WrkResult, WrkResult]> {
+  const other = versus.headers ? { ...operation, headers: versus.headers } : operation;
+  // A short untimed run first, so both are measured after the JIT has warmed up.
+  await wrk(SERVER_PORT, operation, WARMUP_SECONDS, CONNECTIONS);
+  await wrk(versus.port, other, WARMUP_SECONDS, CONNECTIONS);
+  const serverSlices: WrkResult[] = [];
+  const baselineSlices: WrkResult[] = [];
+  for (let slice = 0; slice < SLICES; slice += 1) {
+    serverSlices.push(await wrk(SERVER_PORT, operation, SLICE_SECONDS, CONNECTIONS));
+    // A slow operation leaves requests queued when wrk stops: let the server finish them
+    // before the baseline's slice, which would otherwise share the core with them.
+    await idle(serverPid);
+    baselineSlices.push(await wrk(versus.port, other, SLICE_SECONDS, CONNECTIONS));
+    if (versus.pid !== undefined) await idle(versus.pid);
+  }
+  return [combine(serverSlices), combine(baselineSlices)];
+}
+
 /** The operations named (all when none is), or an error listing the names. */
-function chosen(operations: Operation[], names: string[]): Operation[] {
+function chosen(operations: Operation[], names: readonly string[]): Operation[] {
   const unknown = names.filter((name) => !operations.some((operation) => operation.name === name));
   if (unknown.length > 0)
     throw new Error(

@@ -12,11 +12,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   DATA_DIR,
+  DOGS,
   benchOperations,
   credentials,
   fmt,
-  freshCopy,
-  seeded,
   serverCommand,
   serverEnv,
   start,
@@ -25,6 +24,7 @@ import {
   wrk,
   type Operation,
 } from './harness.js';
+import { sqlite } from './backends.js';
 import type { Seeded } from './seed.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const other = buildCommit(ref);
   const current: Build = { label: 'working tree', command: serverCommand() };
   const names = wanted.length > 0 ? wanted : DEFAULT_OPERATIONS;
-  const data = await seeded();
+  const data = await sqlite.seeded(DOGS);
   const rows: string[][] = [];
   for (const name of names) {
     const ratios: number[] = [];
@@ -96,12 +96,13 @@ function buildCommit(ref: string): Build {
 
 /** Loads both builds at once for one operation; returns their req/s. */
 async function duel(first: Build, second: Build, operationName: string, data: Seeded): Promise<[number, number]> {
-  const servers = [first, second].map((build, index) => {
-    const port = PORTS[index]!;
-    const dataDir = path.join(DATA_DIR, 'compare-run', String(port));
-    freshCopy(dataDir);
-    return { port, child: start(build.label, build.command, serverEnv(port, dataDir)) };
-  });
+  const servers = await Promise.all(
+    [first, second].map(async (build, index) => {
+      const port = PORTS[index]!;
+      const storage = await sqlite.freshCopy(DOGS, `compare-${port}`);
+      return { port, child: start(build.label, build.command, serverEnv(port, storage)) };
+    }),
+  );
   try {
     const operations = await Promise.all(
       servers.map(async ({ port }) => {

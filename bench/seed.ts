@@ -1,10 +1,8 @@
-// Seeds a benchmark database through the real storage: an account with a client, and its owners and dogs.
+// Seeds a benchmark database through the real storage (either backend): an account with a client, its owners and dogs.
 import type { Item } from '../src/resources/definition.js';
 import { dogs } from '../src/resources/dogs.js';
 import { owners } from '../src/resources/owners.js';
-import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
-import fs from 'node:fs';
-import path from 'node:path';
+import type { Storage } from '../src/storage/storage.js';
 import { hashPassword, randomSecret, secretHash } from '../src/auth/secrets.js';
 
 const NAMES = [
@@ -45,7 +43,12 @@ const PLACES = [
 ];
 const STATES = ['registered', 'registered', 'registered', 'adoptable', 'adopted', 'lost'];
 const DOGS_PER_OWNER = 5;
-const BATCH = 500;
+/**
+ * Writes started together. SQLite's group commit puts each such batch in one transaction (1,000,000 dogs in about
+ * 100 s here), so the seed writes exactly what POST writes, through the same code, with no bulk path of its own.
+ * PostgreSQL runs them on its pool, a transaction each.
+ */
+const BATCH = 1000;
 
 export interface Seeded {
   dogId: string;
@@ -58,49 +61,35 @@ export interface Seeded {
 const ACCOUNT = 'bench-account';
 const CLIENT = 'bench-client';
 
-/** Creates `count` dogs (and an owner per five) in `dataDir` unless it already holds them. */
-export async function seed(dataDir: string, count: number): Promise<Seeded> {
-  const storage = new SqliteStorage(dataDir);
-  await storage.migrate();
+/** Creates the account, its client, `count` dogs and an owner per five in an empty, migrated storage. */
+export async function seed(storage: Storage, count: number): Promise<Seeded> {
   const scope = { kind: 'tenant', tenantId: ACCOUNT } as const;
-  const secretFile = path.join(dataDir, 'bench-client-secret');
-  if (!fs.existsSync(secretFile)) {
-    const secret = randomSecret();
-    await storage.auth.createAccount({
-      accountId: ACCOUNT,
-      email: 'bench@example.com',
-      passwordHash: await hashPassword('benchmark passphrase'),
-      client: { id: CLIENT, name: 'bench', secretHash: secretHash(secret), scopes: ['read', 'write'] },
-    });
-    fs.writeFileSync(secretFile, secret);
-  }
-  const ownerCount = Math.ceil(count / DOGS_PER_OWNER);
-  const ownerIds =
-    (await storage.list(owners, scope, { filters: [], limit: 1, offset: 0 })).items.length > 0
-      ? undefined
-      : await createInBatches(ownerCount, (i) =>
-          storage.create(owners, scope, {
-            name: `${PEOPLE[i % PEOPLE.length]} ${i}`,
-            email: `owner${i}@example.com`,
-            location: PLACES[(i * 3) % PLACES.length]!,
-          }),
-        );
-  const existing = await storage.count(dogs, scope, { filters: [] });
-  if (existing < count && ownerIds) {
-    await createInBatches(count, (i) =>
-      storage.create(dogs, scope, {
-        name: `${NAMES[i % NAMES.length]} ${i}`,
-        furColor: COLORS[(i * 7) % COLORS.length]!,
-        location: PLACES[(i * 13) % PLACES.length]!,
-        state: STATES[(i * 5) % STATES.length]!,
-        ownerId: ownerIds[i % ownerIds.length]!,
-      }),
-    );
-  }
+  const clientSecret = randomSecret();
+  await storage.auth.createAccount({
+    accountId: ACCOUNT,
+    email: 'bench@example.com',
+    passwordHash: await hashPassword('benchmark passphrase'),
+    client: { id: CLIENT, name: 'bench', secretHash: secretHash(clientSecret), scopes: ['read', 'write'] },
+  });
+  const ownerIds = await createInBatches(Math.ceil(count / DOGS_PER_OWNER), (i) =>
+    storage.create(owners, scope, {
+      name: `${PEOPLE[i % PEOPLE.length]} ${i}`,
+      email: `owner${i}@example.com`,
+      location: PLACES[(i * 3) % PLACES.length]!,
+    }),
+  );
+  const dogIds = await createInBatches(count, (i) =>
+    storage.create(dogs, scope, {
+      name: `${NAMES[i % NAMES.length]} ${i}`,
+      furColor: COLORS[(i * 7) % COLORS.length]!,
+      location: PLACES[(i * 13) % PLACES.length]!,
+      state: STATES[(i * 5) % STATES.length]!,
+      ownerId: ownerIds[i % ownerIds.length]!,
+    }),
+  );
+  // The dog in the middle, and its owner: neither at an end of an index.
   const middle = Math.floor(count / 2);
-  const dog = (await storage.list(dogs, scope, { filters: [], limit: 1, offset: middle })).items[0]!;
-  await storage.close();
-  return { dogId: dog.id!, ownerId: dog.ownerId!, clientId: CLIENT, clientSecret: fs.readFileSync(secretFile, 'utf8') };
+  return { dogId: dogIds[middle]!, ownerId: ownerIds[middle % ownerIds.length]!, clientId: CLIENT, clientSecret };
 }
 
 /** Creates in batches of concurrent writes, which the storage commits together. */
@@ -110,7 +99,7 @@ async function createInBatches(count: number, create: (index: number) => Promise
     const batch = await Promise.all(
       Array.from({ length: Math.min(BATCH, count - start) }, (_, k) => create(start + k)),
     );
-    ids.push(...batch.map((item) => item.id!));
+    for (const item of batch) ids.push(item.id!);
   }
   return ids;
 }

@@ -1,0 +1,43 @@
+// The command line of `npm run bench`: --postgres, --scale <sizes>, and operation names.
+
+export interface BenchArgs {
+  /** Both backends (a PostgreSQL of the bench's own beside SQLite), or SQLite only. */
+  readonly postgres: boolean;
+  /** The sizes (dogs) to seed and measure, smallest first; undefined without --scale (then BENCH_DOGS alone). */
+  readonly sizes?: readonly number[];
+  /** The operations to run; all when empty. */
+  readonly operations: readonly string[];
+}
+
+const USAGE = 'usage: npm run bench -- [--postgres] [--scale 10000,100000,1000000] [operation name …]';
+
+/** Parses the arguments after `npm run bench --`; throws with the usage on a mistake. */
+export function parseArgs(argv: readonly string[]): BenchArgs {
+  let postgres = false;
+  let sizes: number[] | undefined;
+  const operations: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (arg === '--postgres') postgres = true;
+    else if (arg === '--scale' || arg.startsWith('--scale=')) {
+      const value = arg === '--scale' ? argv[(index += 1)] : arg.slice('--scale='.length);
+      if (value === undefined) throw new Error(`--scale needs a list of sizes, as in --scale 10000,100000\n${USAGE}`);
+      sizes = parseSizes(value);
+    } else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}\n${USAGE}`);
+    else operations.push(arg);
+  }
+  return { postgres, sizes, operations };
+}
+
+/** "10000,100_000,1000000" → [10000, 100000, 1000000]: whole numbers of dogs (at least 10), sorted, each once. */
+function parseSizes(value: string): number[] {
+  const sizes = value.split(',').map((text) => {
+    const size = Number(text.trim().replaceAll('_', ''));
+    if (!Number.isSafeInteger(size) || size < 10 || text.trim() === '')
+      throw new Error(
+        `--scale takes whole numbers of dogs (at least 10), separated by commas, not "${text}"\n${USAGE}`,
+      );
+    return size;
+  });
+  return [...new Set(sizes)].sort((a, b) => a - b);
+}

@@ -1,0 +1,61 @@
+// The bench's PostgreSQL from the bench's side: starts bench/postgres-server.ts pinned to the server's core, and makes,
+// copies, renames and drops its databases.
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { start, stop as stopProcess } from './harness.js';
+
+export interface BenchPostgres {
+  /** The URL of database `name`; `options` are PostgreSQL settings for its sessions (`synchronous_commit=off`). */
+  url(name: string, options?: string): string;
+  /** Runs statements on the maintenance database (CREATE/DROP/ALTER DATABASE cannot run in the one they act on). */
+  admin(...statements: string[]): Promise<void>;
+  exists(name: string): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+/** Starts (initialising on first use) the cluster kept in `dataDir`, pinned to core 0 like the API server. */
+export async function startPostgres(dataDir: string): Promise<BenchPostgres> {
+  const urlFile = path.join(dataDir, `url-${process.pid}`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.rmSync(urlFile, { force: true });
+  const child = start(
+    'PostgreSQL',
+    ['node', '--import', 'tsx', 'bench/postgres-server.ts', dataDir, urlFile, String(process.pid)],
+    {},
+  );
+  const stop = async (): Promise<void> => {
+    fs.rmSync(urlFile, { force: true });
+    await stopProcess(child);
+  };
+  let base: string | undefined;
+  // initdb takes a few seconds; a start after a crash replays the WAL first.
+  for (let waited = 0; waited < 120_000 && child.exitCode === null && base === undefined; waited += 100) {
+    if (fs.existsSync(urlFile)) base = fs.readFileSync(urlFile, 'utf8');
+    else await sleep(100);
+  }
+  if (base === undefined) {
+    await stop();
+    throw new Error(`the bench's PostgreSQL did not start (see above; its data is in ${dataDir})`);
+  }
+  const url = (name: string, options?: string): string =>
+    `${base}/${name}${options ? `?options=${encodeURIComponent(`-c ${options}`)}` : ''}`;
+  const query = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> => {
+    const client = new pg.Client({ connectionString: url('postgres') });
+    await client.connect();
+    try {
+      return (await client.query<T>(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    url,
+    admin: async (...statements) => {
+      for (const statement of statements) await query(statement);
+    },
+    exists: async (name) => (await query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).length > 0,
+    stop,
+  };
+}

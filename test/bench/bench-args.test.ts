@@ -1,0 +1,31 @@
+// The bench's command line (bench/args.ts): --postgres, --scale and operation names.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseArgs } from '../../bench/args.js';
+
+test('no arguments: SQLite only, one size, every operation', () => {
+  assert.deepEqual(parseArgs([]), { postgres: false, sizes: undefined, operations: [] });
+});
+
+test('--postgres and operation names, in any order', () => {
+  assert.deepEqual(parseArgs(['GET one (authorized)', '--postgres', 'POST']), {
+    postgres: true,
+    sizes: undefined,
+    operations: ['GET one (authorized)', 'POST'],
+  });
+});
+
+test('--scale takes a comma-separated list, as the next argument or after =, sorted and each size once', () => {
+  assert.deepEqual(parseArgs(['--scale', '1000000,10000,100_000,10000']).sizes, [10_000, 100_000, 1_000_000]);
+  assert.deepEqual(parseArgs(['--scale=50000', '--postgres']), { postgres: true, sizes: [50_000], operations: [] });
+});
+
+test('--scale without sizes, or with a size that is not a whole number of at least 10 dogs, is refused', () => {
+  assert.throws(() => parseArgs(['--scale']), /--scale needs a list of sizes/);
+  for (const bad of ['10k', '10000,', '5', '1e3.5', '-100', '10000,,20000'])
+    assert.throws(() => parseArgs(['--scale', bad]), /--scale takes whole numbers of dogs/, bad);
+});
+
+test('an unknown option is refused with the usage', () => {
+  assert.throws(() => parseArgs(['--postgress']), /unknown option --postgress\nusage: npm run bench/);
+});
