@@ -1,11 +1,6 @@
 // Test support: a PostgreSQL schema filled in bulk (generate_series) with 100,000 dogs of one tenant and their world.
 import type pg from 'pg';
-import { columnOf, searchableFields } from '../../src/resources/definition.js';
-import { dogs } from '../../src/resources/dogs.js';
-import { foods } from '../../src/resources/foods.js';
-import { owners } from '../../src/resources/owners.js';
-import { veterinarians } from '../../src/resources/veterinarians.js';
-import { itemKeys } from '../../src/storage/search-keys.js';
+import { indexStoredItems } from '../../src/storage/postgres/migrate.js';
 
 /** The tenant whose reads are explained, and how many dogs it holds. */
 export const BIG_TENANT = 'plans-a';
@@ -24,36 +19,6 @@ function resourceRows(table: string, tenant: string, count: number, columns: Rec
     SELECT '${tenant}', '${table[0]}' || g, ${Object.values(columns).join(', ')},
       timestamptz '2026-01-01' + g * interval '1 second', timestamptz '2026-01-01' + g * interval '1 second'
     FROM generate_series(1, ${count}) g`;
-}
-
-/** The search keys of every item of the four tables, computed by the service's own code and inserted in batches. */
-async function indexAll(client: pg.ClientBase): Promise<void> {
-  for (const def of [dogs, owners, veterinarians, foods]) {
-    const fields = searchableFields(def);
-    const columns = fields.map((field) => columnOf(field));
-    for (let after = 0; ;) {
-      const { rows } = await client.query<string[]>({
-        text: `SELECT tenant_id, seq, ${columns.join(', ')} FROM ${def.name} WHERE seq > $1 ORDER BY seq LIMIT 20000`,
-        values: [after],
-        rowMode: 'array',
-      });
-      if (rows.length === 0) break;
-      const [tenants, keys, seqs]: unknown[][] = [[], [], []];
-      for (const row of rows) {
-        const item = Object.fromEntries(fields.map((field, index) => [field, row[index + 2]]));
-        for (const key of itemKeys(def, item)) {
-          tenants.push(row[0]);
-          keys.push(key);
-          seqs.push(row[1]);
-        }
-      }
-      await client.query(
-        `INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`,
-        [tenants, keys, seqs],
-      );
-      after = Number(rows[rows.length - 1]![1]);
-    }
-  }
 }
 
 /**
@@ -98,5 +63,5 @@ export async function seedBulk(client: pg.ClientBase): Promise<void> {
     await client.query(`INSERT INTO owner_veterinarians (tenant_id, owner_id, veterinarian_id)
       SELECT '${tenant}', 'o' || g, 'v' || (g % 1000 + 1) FROM generate_series(1, ${owners}) g`);
   }
-  await indexAll(client);
+  await indexStoredItems(client);
 }

@@ -66,8 +66,11 @@ async function analyzeSchema(client: pg.PoolClient): Promise<void> {
   await client.query(`ANALYZE ${rows.map((row) => row.name).join(', ')}`);
 }
 
-/** The items stored before the search index existed get their keys, in the transaction that creates it. */
-async function indexStoredItems(client: pg.PoolClient): Promise<void> {
+/**
+ * The items stored before the search index existed get their keys, in the transaction that creates it (and a test's
+ * bulk load, test/pg/plan-seed.ts, through the same code).
+ */
+export async function indexStoredItems(client: pg.ClientBase): Promise<void> {
   for (const def of SEARCH_INDEXED.map((name) => resourceByName(name)!)) {
     const names = representedFields(def);
     // In batches along the primary key (tenant, seq), so that memory stays bounded however many items there are.

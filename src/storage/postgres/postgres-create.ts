@@ -6,7 +6,7 @@ import type { CreatePlan } from '../../plan/write-plan.js';
 import { COUNT_SQL } from '../resource-counts.js';
 import { MissingReferences } from '../storage-error.js';
 import type { Executor } from './connection.js';
-import { insertStatement } from './postgres-sql.js';
+import { indexCreatedKeys, insertStatement } from './postgres-sql.js';
 
 /**
  * The statement of a create of `def` with these checks, links and answer (its shape): each check a CTE that
@@ -31,8 +31,7 @@ function createStatement(def: ResourceDef, plan: CreatePlan, first: number): str
   );
   ctes.push(`created AS (${insert} RETURNING seq)`);
   // The search keys, the last of the INSERT's parameters, by the new item's seq.
-  ctes.push(`indexed AS (INSERT INTO ${def.name}_search_keys (tenant_id, key, seq)
-      SELECT $1, k.key, created.seq FROM created, unnest($${first - 1}::text[]) AS k(key))`);
+  ctes.push(indexCreatedKeys(def, first - 1));
   const id = plan.links.length > 0 ? `$${next++}` : '';
   plan.links.forEach(({ table, selfColumn, targetColumn }, index) => {
     ctes.push(`l${index} AS (INSERT INTO ${table} (tenant_id, ${selfColumn}, ${targetColumn})

@@ -216,6 +216,15 @@ export function postingsQuery(
   return { sql: `SELECT ${counts.join(', ')}`, params: params.values };
 }
 
+/**
+ * The search keys of the item a CTE `created` just inserted (RETURNING seq), as a CTE of the same statement: `$1` is
+ * the tenant, parameter `at` the keys (a text array).
+ */
+export function indexCreatedKeys(def: ResourceDef, at: number): string {
+  return `indexed AS (INSERT INTO ${def.name}_search_keys (tenant_id, key, seq)
+    SELECT $1, k.key, created.seq FROM created, unnest($${at}::text[]) AS k(key))`;
+}
+
 /** The INSERT of one item: tenant, then the represented fields. */
 export function insertStatement(def: ResourceDef): string {
   const columns = representedFields(def).map(columnOf);

@@ -23,7 +23,7 @@ import type { IdempotencyClaim, IdempotencyKey, Precondition, TenantScope } from
 import { COUNT_SQL } from '../resource-counts.js';
 import { createChecked } from './postgres-create.js';
 import type { Connection, Executor, Transaction } from './connection.js';
-import { insertStatement, Params, selectList } from './postgres-sql.js';
+import { indexCreatedKeys, insertStatement, Params, selectList } from './postgres-sql.js';
 import { changedKeys, itemKeys } from '../search-keys.js';
 
 /** Claims released again and again under our feet: the client is told to retry, as for a claim in progress. */
@@ -36,14 +36,8 @@ const countChange = (def: ResourceDef, by: 1 | -1): string =>
 /** The INSERT of one item, its search keys (the parameter after the INSERT's) and its count, one statement. */
 const insertCounted = perDefinition(
   (def: ResourceDef): string =>
-    `WITH created AS (${insertStatement(def)} RETURNING seq), ${indexCreated(def, representedFields(def).length + 2)}, ${countChange(def, 1)} SELECT 1`,
+    `WITH created AS (${insertStatement(def)} RETURNING seq), ${indexCreatedKeys(def, representedFields(def).length + 2)}, ${countChange(def, 1)} SELECT 1`,
 );
-
-/**
- * The search keys of the item just created, a CTE of its own statement: the keys (a text array) are parameter `at`.
- */
-const indexCreated = (def: ResourceDef, at: number): string =>
-  `indexed AS (INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT $1, k.key, created.seq FROM created, unnest($${at}::text[]) AS k(key))`;
 
 /**
  * The INSERT of one item, its search keys, its count and the UPDATE of its key's answer, one statement: the answer,
@@ -52,7 +46,7 @@ const indexCreated = (def: ResourceDef, at: number): string =>
 const insertAnswering = perDefinition((def: ResourceDef): string => {
   const keys = representedFields(def).length + 2;
   const next = keys + 1;
-  return `WITH created AS (${insertStatement(def)} RETURNING seq), ${indexCreated(def, keys)}, ${countChange(def, 1)}
+  return `WITH created AS (${insertStatement(def)} RETURNING seq), ${indexCreatedKeys(def, keys)}, ${countChange(def, 1)}
     UPDATE idempotency_keys SET answer = $${next} WHERE tenant_id = $1 AND client_id = $${next + 1} AND key = $${next + 2}`;
 });
 
