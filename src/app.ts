@@ -19,6 +19,7 @@ import { registerCompression } from './http/compression.js';
 import { deprecationStage, registerDeprecation, type DeprecationStage } from './http/deprecation.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
+import { answerAsteriskForm } from './http/asterisk-form.js';
 import { clientErrorHandler, connectHandler, expectationHandler } from './http/protocol-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { requestIdOf } from './http/request-id.js';
@@ -141,6 +142,11 @@ function registerRootHooks(app: FastifyInstance, config: Config, storage: Storag
           'This node is shutting down and took no new work. Retry the request; it is safe to repeat.',
         ),
       );
+      return;
+    }
+    if (request.raw.url === '*') {
+      const refused = answerAsteriskForm(request, reply);
+      if (refused !== 'answered') done(refused);
       return;
     }
     const host = request.headers.host;
