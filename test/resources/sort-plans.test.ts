@@ -2,7 +2,7 @@
 // are checked at 100,000 dogs by test/pg/plans.test.ts). Other sorts sort the tenant's items, as docs/decisions.md says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { SORT_INDEXED } from '../../src/resources/definition.js';
 import { resources } from '../../src/resources/index.js';
 import type { Statements } from '../../src/storage/sqlite/statements.js';
