@@ -1,5 +1,7 @@
 // A tenant's number of items per resource, kept in `resource_counts` by every create and delete in its own
-// transaction (migration 10), so that a count without criteria reads a few rows instead of counting the tenant's rows.
+// transaction (migration 10), so that a count without criteria reads a few rows instead of counting the tenant's rows;
+// and a count of search text alone, read from the search keys without a row.
+import { matchRanges, searchText } from './search-keys.js';
 import type { Criteria, Scope, TenantScope } from './storage.js';
 
 /**
@@ -19,4 +21,34 @@ export const COUNT_SQL = {
 export function keptCountScope(scope: Scope, criteria: Criteria): TenantScope | undefined {
   if (scope.kind !== 'tenant' || criteria.filters.length > 0) return undefined;
   return criteria.related === undefined && criteria.q === undefined ? scope : undefined;
+}
+
+/** A count that the search keys answer alone: one tenant's items that have a key in every range. */
+export interface KeyCount {
+  readonly sql: string;
+  readonly params: readonly string[];
+}
+
+/**
+ * The count of `criteria` when it is search text alone (no filter, no parent) in one tenant: the distinct items with a
+ * key in each word's range (matchRanges), read from the keys' primary key without a row, since a key exists only with
+ * its item. Each word is one index range of the keys, so no plan can walk the tenant's rows (a prepared statement's
+ * generic plan did, probing each row's keys). Undefined for any other count; a count of text without a word is 0.
+ * PostgreSQL's placeholders, each `$n` once and in order (SQLite runs it with `?`).
+ */
+export function keyCount(def: { readonly name: string }, scope: Scope, criteria: Criteria): KeyCount | 0 | undefined {
+  if (scope.kind !== 'tenant' || criteria.q === undefined || criteria.filters.length > 0) return undefined;
+  if (criteria.related !== undefined) return undefined;
+  const text = searchText(criteria.q);
+  if (text === undefined) return 0;
+  const ranges = matchRanges(text);
+  const selects = ranges.map(
+    (_, index) =>
+      `SELECT m.seq FROM ${def.name}_search_keys m WHERE m.tenant_id = $${3 * index + 1} AND m.key >= ` +
+      `$${3 * index + 2} AND m.key < $${3 * index + 3}`,
+  );
+  // An item has several keys in a word's range (one per field and tier it is found in): INTERSECT keeps each once.
+  const set =
+    selects.length === 1 ? selects[0]!.replace('SELECT m.seq', 'SELECT DISTINCT m.seq') : selects.join(' INTERSECT ');
+  return { sql: `SELECT count(*) FROM (${set}) k`, params: ranges.flatMap(([from, to]) => [scope.tenantId, from, to]) };
 }

@@ -225,3 +225,29 @@ test('an item found by several fields counts once, in its first tier, and pages 
   assert.match(String(page.headers.link), /rel="next"/);
   assert.equal((await api.request({ url: '/v2/dogs/count?q=bo' })).json().count, 4);
 });
+
+test("a count of q alone counts the tenant's matching items once: not another tenant's, not a deleted one", async (t) => {
+  const api = await build(t);
+  const other = await newAccount(api.app, api.storage);
+  // Rex Rexford has keys for "rex" in its name's tiers 1–4 and in its location: it counts once.
+  for (const [name, location] of [
+    ['Rex Rexford', 'Rexby'],
+    ['Rexa', 'Oslo'],
+    ['Bo', 'Rexham'],
+    ['Max', 'Oslo'],
+  ])
+    await create(api, 'dogs', { name, location });
+  const gone = await create(api, 'dogs', { name: 'Rex Gone' });
+  for (const name of ['Rex', 'Rexa', 'Rex Rexford']) await create(api, 'dogs', { name }, other.token);
+  assert.equal((await api.request({ method: 'DELETE', url: `/v2/dogs/${gone.id}` })).statusCode, 200);
+
+  const count = async (q: string) => (await api.request({ url: `/v2/dogs/count?q=${encodeURIComponent(q)}` })).json();
+  assert.deepEqual(await count('rex'), { count: 3 });
+  assert.deepEqual(await count('REX oslo'), { count: 1 });
+  assert.deepEqual(await count('rex rexford rexby'), { count: 1 });
+  assert.deepEqual(await count('rex zzz'), { count: 0 });
+  assert.deepEqual(await count('!!'), { count: 0 });
+  // The other tenant's own count sees only its three.
+  const theirs = await api.request({ url: '/v2/dogs/count?q=rex', token: other.token });
+  assert.deepEqual(theirs.json(), { count: 3 });
+});

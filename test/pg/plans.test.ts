@@ -42,14 +42,18 @@ function recorder(storage: PostgresStorage): { statements: Statement[]; as(label
   return { statements, as: (next) => void (label = next) };
 }
 
+// Every read below must pass. A sort by a field other than name and createdAt has no index to read it in order from
+// (on SQLite neither): one per sortable field would cost every write (docs/decisions.md, "Sorting"), so it is not
+// among them.
+
 /**
- * Reads whose plans other work changes, or that need a decision first; their faults are reported, not failed on:
- * - a sort by a field other than name and createdAt has no index to read it in order from (on SQLite neither): one
- *   per sortable field would cost every write (docs/decisions.md, "Sorting"), so it is not among the reads below;
- * - a count with q reads its whole match set (one range of keys per word); its generic plan walks the tenant's rows
- *   and probes the keys, its custom plan drives from the keys: a statement of its own would fix it (left for later);
+ * A count of search text reads its whole match set by definition (every item with a key in each word's range), from
+ * the keys alone; it may sort that set to keep each item once (INTERSECT, DISTINCT) when PostgreSQL has no statistics
+ * yet. Such a sort is of the matches, not a walk of the tenant: it is allowed there, and nothing else is.
  */
-const ELSEWHERE = new Set(['count with q']);
+function sortsOfMatches(fault: string): boolean {
+  return /^[^,]*, count with q( \(generic plan\))?: Sort of \d+ rows$/.test(fault);
+}
 
 const page = (query: Partial<ListQuery> = {}): ListQuery => ({ filters: [], limit: 10, offset: 0, ...query });
 const color = (...values: string[]) => ({ field: 'furColor', values });
@@ -196,12 +200,8 @@ test(
     const found = await explainAll(client, statements, 'right after the bulk load');
     await client.query('ANALYZE');
     found.push(...(await explainAll(client, statements, 'after ANALYZE')));
-    const known = found.filter((fault) =>
-      ELSEWHERE.has(fault.replace(/^[^,]*, /, '').replace(/( \(generic plan\))?: .*/, '')),
-    );
-    for (const fault of known) t.diagnostic(`left for later: ${fault}`);
     assert.deepEqual(
-      found.filter((fault) => !known.includes(fault)),
+      found.filter((fault) => !sortsOfMatches(fault)),
       [],
     );
   },

@@ -94,12 +94,13 @@ export function whereClause(
     // Ranked pages read the tiers instead (streamsQuery).
     const text = searchText(criteria.q);
     if (text === undefined) return undefined;
+    // The words' sets intersected in one subquery, as on SQLite (sqlite-sql.ts matchClause).
     const owner = scope.kind === 'tenant' ? `m.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
-    for (const [from, to] of matchRanges(text)) {
-      clauses.push(
-        `t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key >= ${params.add(from)} AND m.key < ${params.add(to)})`,
-      );
-    }
+    const sets = matchRanges(text).map(
+      ([from, to]) =>
+        `SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key >= ${params.add(from)} AND m.key < ${params.add(to)}`,
+    );
+    clauses.push(`t.seq IN (${sets.join(' INTERSECT ')})`);
   }
   return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true' };
 }

@@ -35,7 +35,7 @@ import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresGrantStore } from './postgres-grant-store.js';
 import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.js';
 import { runMigrations } from './migrate.js';
-import { COUNT_SQL, keptCountScope } from '../resource-counts.js';
+import { COUNT_SQL, keptCountScope, keyCount } from '../resource-counts.js';
 import {
   listStatement,
   Params,
@@ -145,6 +145,8 @@ export class PostgresStorage implements Storage {
   async count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number> {
     const kept = keptCountScope(scope, criteria);
     if (kept) return Number((await this.db.rows<[string]>(COUNT_SQL.read, [kept.tenantId, def.name]))[0]![0]);
+    const keys = keyCount(def, scope, criteria);
+    if (keys !== undefined) return keys && Number((await this.db.rows<[string]>(keys.sql, keys.params))[0]![0]);
     const params = new Params();
     const clause = whereClause(def, scope, criteria, params);
     if (clause === undefined) return 0;

@@ -154,16 +154,19 @@ export function rangeQuery(def: ResourceDef, where: string, tenant: boolean, aft
 }
 
 /**
- * The condition that an item matches search text (SPEC §5), for count and a sorted `q`: for each word, the item's
- * seq among those of its range of keys (search-keys.ts matchRanges), read from the search index of the tenant.
+ * The condition that an item matches search text (SPEC §5), for count and a sorted `q`: the item's seq among those of
+ * every word's range of keys (search-keys.ts matchRanges), read from the search index of the tenant. The words' sets
+ * are intersected in one subquery: as one `IN` per word, SQLite looked the rows up by both lists at once, every seq of
+ * one word with every seq of the other (7 s for `rex oslo` and a colour at 100,000 dogs).
  */
-function matchClauses(def: ResourceDef, text: SearchText, tenant: string | undefined, params: unknown[]): string[] {
+function matchClause(def: ResourceDef, text: SearchText, tenant: string | undefined, params: unknown[]): string {
   const owner = tenant === undefined ? '' : 'm.tenant_id = ? AND ';
-  return matchRanges(text).map(([from, to]) => {
+  const sets = matchRanges(text).map(([from, to]) => {
     if (tenant !== undefined) params.push(tenant);
     params.push(from, to);
-    return `t.seq IN (SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key >= ? AND m.key < ?)`;
+    return `SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key >= ? AND m.key < ?`;
   });
+  return `t.seq IN (${sets.join(' INTERSECT ')})`;
 }
 
 export function sortKey(field: string): string {
@@ -211,7 +214,7 @@ export function whereClause(def: ResourceDef, scope: Scope, criteria: Criteria):
   if (criteria.q !== undefined) {
     const text = searchText(criteria.q);
     if (text === undefined) return { params };
-    clauses.push(...matchClauses(def, text, tenant, params));
+    clauses.push(matchClause(def, text, tenant, params));
   }
   return { where: clauses.join(' AND '), params };
 }

@@ -48,7 +48,7 @@ import {
 } from './sqlite-sql.js';
 import { positional, SqliteWrites } from './sqlite-writes.js';
 import { SqliteSearch } from './sqlite-search.js';
-import { COUNT_SQL, keptCountScope } from '../resource-counts.js';
+import { COUNT_SQL, keptCountScope, keyCount } from '../resource-counts.js';
 
 /** The migration that creates the search index (sqlite-migrations.ts). */
 const SEARCH_KEYS_VERSION = 8;
@@ -208,6 +208,9 @@ export class SqliteStorage implements Storage {
     const kept = keptCountScope(scope, criteria);
     try {
       if (kept) return this.statements.pluck(KEPT_COUNT).get(kept.tenantId, def.name) as number;
+      const keys = keyCount(def, scope, criteria);
+      if (keys !== undefined)
+        return keys && (this.statements.pluck(positional(keys.sql)).get(...keys.params) as number);
       const { where, params } = whereClause(def, scope, criteria);
       if (where === undefined) return 0;
       return this.statements.pluck(`SELECT count(*) FROM ${def.name} t WHERE ${where}`).get(...params) as number;
