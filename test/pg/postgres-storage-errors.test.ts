@@ -145,11 +145,17 @@ test(
       await admin.close();
       await database.drop();
     });
+    let after: unknown;
     const failure = await db
       .transaction(async (tx) => {
         const [[pid]] = await tx.rows<[number]>('SELECT pg_backend_pid()', []);
+        // Ended while a statement runs, as a server restart would end it.
+        const running = tx.rows('SELECT pg_sleep(5)', []);
         await admin.run('SELECT pg_terminate_backend($1)', [pid]);
-        return tx.rows('SELECT 1', []);
+        await running.catch(() => undefined);
+        // A statement sent after the failure fails with it, and nothing is written to the closed connection.
+        after = await tx.rows('SELECT 1', []).catch((error: unknown) => error);
+        return running;
       })
       .then(
         () => undefined,
@@ -157,6 +163,7 @@ test(
       );
     assert.ok(failure instanceof StorageError, `${String(failure)} is a StorageError`);
     assert.equal(failure.kind, 'unavailable');
+    assert.equal(after, failure.cause, 'the statement sent later got the first failure');
     // The broken connection was neither rolled back (its socket is gone) nor handed back as if it were open. The server's
     // own goodbye (57P01) may still reach the next query, as unavailable too; after that the pool has reconnected.
     const next = await db.rows('SELECT 1::int', []).catch((error: unknown) => error);
