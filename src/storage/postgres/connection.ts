@@ -79,7 +79,7 @@ export function postgresFailure(error: unknown, closed = false): unknown {
  * the session. After any other failure the connection is gone, and the driver must not be given a statement for it
  * (postgres 3.4 would write to its closed socket); it reconnects that slot on its next use.
  */
-function connectionKept(error: unknown): boolean {
+export function connectionKept(error: unknown): boolean {
   if (!(error instanceof postgres.PostgresError)) return !isDriverFailure(error);
   return error.severity !== 'FATAL' && error.severity !== 'PANIC';
 }

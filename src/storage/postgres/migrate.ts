@@ -1,13 +1,12 @@
 // Applies the PostgreSQL migrations on start: in one transaction, under an advisory lock, recorded in
 // schema_migrations.
-import postgres from 'postgres';
 import { representedFields, type FieldValue } from '../../resources/definition.js';
 import { resourceByName } from '../../resources/index.js';
 import { toItem } from '../items.js';
 import { itemKeys } from '../search-keys.js';
 import { migrations, SEARCH_INDEXED } from './postgres-migrations.js';
 import { selectList } from './postgres-sql.js';
-import type { Connection, Executor } from './connection.js';
+import { connectionKept, type Connection, type Executor } from './connection.js';
 
 /** The migration that creates the search index (postgres-migrations.ts). */
 const SEARCH_KEYS_VERSION = 8;
@@ -54,8 +53,8 @@ export async function runMigrations(connection: Connection): Promise<void> {
     if (pending.length > 0) await analyzeSchema(client);
     await sql.unsafe('COMMIT');
   } catch (error) {
-    // A server error leaves the session to roll back; a broken connection must not be written to (connection.ts).
-    healthy = error instanceof postgres.PostgresError && error.severity === 'ERROR';
+    // A broken connection must not be written to, not even ROLLBACK (connection.ts, connectionKept).
+    healthy = connectionKept(error);
     if (healthy) await sql.unsafe('ROLLBACK').catch(() => (healthy = false));
     throw error;
   } finally {
