@@ -2,14 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import pg from 'pg';
+import postgres from 'postgres';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { postgresFailure } from '../../src/storage/postgres/connection.js';
+import { Connection, postgresFailure } from '../../src/storage/postgres/connection.js';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import { MissingReferences, StorageError } from '../../src/storage/storage-error.js';
 import { BASE, newAccount } from '../helper.js';
-import { createPostgresStorage, skipWithoutPostgres, TEST_DATABASE_URL } from './databases.js';
+import { createDatabase, createPostgresStorage, skipWithoutPostgres, TEST_DATABASE_URL } from './databases.js';
 
 const skip = skipWithoutPostgres;
 
@@ -27,38 +27,56 @@ async function deadUrl(): Promise<string> {
 
 /** What the driver rejects `sql` with, on a connection of its own. */
 async function driverError(sql: string): Promise<unknown> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  client.on('error', () => {});
-  await client.connect();
+  const client = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
   try {
-    await client.query(sql);
+    await client.unsafe(sql);
   } catch (error) {
     return error;
   } finally {
-    await client.end().catch(() => undefined);
+    await client.end({ timeout: 0 }).catch(() => undefined);
   }
   throw new Error(`${sql} did not fail`);
+}
+
+/** An error as the server sends it, with its SQLSTATE (the driver's constructor takes the fields it received). */
+function serverError(message: string, code: string): postgres.PostgresError {
+  const PostgresError = postgres.PostgresError as unknown as new (fields: object) => postgres.PostgresError;
+  return new PostgresError({ message, code, severity: 'ERROR' });
+}
+
+/** A driver's connection failure (postgres/src/errors.js): no SQLSTATE, a code of its own. */
+function connectionError(code: string): Error {
+  return Object.assign(new Error(`write ${code} 127.0.0.1:5432`), { code });
 }
 
 test(
   'postgresFailure: connection errors and shutdowns are unavailable, too many connections busy, SQL errors unchanged',
   { skip },
   async () => {
+    // The server ends the session; the driver reports the connection it lost.
     const terminated = await driverError('SELECT pg_terminate_backend(pg_backend_pid())');
-    assert.equal((terminated as { code?: string }).code, '57P01');
-    const refused = await new pg.Client({ connectionString: await deadUrl() }).connect().then(
+    assert.equal((terminated as { code?: string }).code, 'CONNECTION_CLOSED');
+    const dead = postgres(await deadUrl(), { max: 1 });
+    const refused = await dead.unsafe('SELECT 1').then(
       () => undefined,
       (error: unknown) => error,
     );
+    await dead.end({ timeout: 0 });
+    assert.equal((refused as { code?: string }).code, 'ECONNREFUSED');
     const syntax = await driverError('SELEC 1');
     const cases: Array<[unknown, string | undefined]> = [
       [terminated, 'unavailable'],
+      [serverError('terminating connection due to administrator command', '57P01'), 'unavailable'],
       [refused, 'unavailable'],
-      [new Error('Connection terminated unexpectedly'), 'unavailable'],
-      [new Error('timeout exceeded when trying to connect'), 'unavailable'],
-      [Object.assign(new pg.DatabaseError('sorry, too many clients already', 0, 'error'), { code: '53300' }), 'busy'],
-      [Object.assign(new pg.DatabaseError('could not connect', 0, 'error'), { code: '08006' }), 'unavailable'],
-      [Object.assign(new pg.DatabaseError('bind message has 1 parameters', 0, 'error'), { code: '08P01' }), undefined],
+      [connectionError('CONNECTION_CLOSED'), 'unavailable'],
+      [connectionError('CONNECTION_ENDED'), 'unavailable'],
+      [connectionError('CONNECT_TIMEOUT'), 'unavailable'],
+      [connectionError('CONNECTION_DESTROYED'), 'unavailable'],
+      [Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), 'unavailable'],
+      [serverError('sorry, too many clients already', '53300'), 'busy'],
+      [serverError('could not connect', '08006'), 'unavailable'],
+      [serverError('bind message has 1 parameters', '08P01'), undefined],
+      [Object.assign(new Error('not a server error'), { code: '53300' }), undefined],
       [syntax, undefined],
       [new MissingReferences('ownerId', 'owners', ['nobody']), undefined],
     ];
@@ -114,3 +132,43 @@ test('a closed PostgreSQL storage answers 500 with 9002 for reads and writes', {
     assert.equal(response.json().code, 9002);
   }
 });
+
+test(
+  'a transaction whose connection the server ends fails as unavailable, and the next query gets a new connection',
+  { skip },
+  async (t) => {
+    const database = await createDatabase();
+    const db = new Connection(database.url, { poolSize: 1 });
+    const admin = new Connection(database.url, { poolSize: 1 });
+    t.after(async () => {
+      await db.close();
+      await admin.close();
+      await database.drop();
+    });
+    let after: unknown;
+    const failure = await db
+      .transaction(async (tx) => {
+        const [[pid]] = await tx.rows<[number]>('SELECT pg_backend_pid()', []);
+        // Ended while a statement runs, as a server restart would end it.
+        const running = tx.rows('SELECT pg_sleep(5)', []);
+        await admin.run('SELECT pg_terminate_backend($1)', [pid]);
+        await running.catch(() => undefined);
+        // A statement sent after the failure fails with it, and nothing is written to the closed connection.
+        after = await tx.rows('SELECT 1', []).catch((error: unknown) => error);
+        return running;
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    assert.ok(failure instanceof StorageError, `${String(failure)} is a StorageError`);
+    assert.equal(failure.kind, 'unavailable');
+    assert.equal(after, failure.cause, 'the statement sent later got the first failure');
+    // The broken connection was neither rolled back (its socket is gone) nor handed back as if it were open. The server's
+    // own goodbye (57P01) may still reach the next query, as unavailable too; after that the pool has reconnected.
+    const next = await db.rows('SELECT 1::int', []).catch((error: unknown) => error);
+    if (!Array.isArray(next)) assert.equal((next as StorageError).kind, 'unavailable');
+    assert.deepEqual([...(await db.rows('SELECT 1::int', []))], [[1]]);
+    assert.deepEqual([...(await db.transaction((tx) => tx.rows('SELECT 2::int', [])))], [[2]]);
+  },
+);

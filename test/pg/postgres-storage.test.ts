@@ -280,7 +280,7 @@ test(
       await database.drop();
     });
     for (const n of [1, 2, 3, 4, 1])
-      assert.deepEqual(await connection.rows(`SELECT ${n}::int + $1::int`, [10]), [[n + 10]]);
+      assert.deepEqual([...(await connection.rows(`SELECT ${n}::int + $1::int`, [10]))], [[n + 10]]);
     assert.equal(connection.namedCount, 2, 'only the first two texts were named');
   },
 );

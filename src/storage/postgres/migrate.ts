@@ -1,12 +1,12 @@
 // Applies the PostgreSQL migrations on start: in one transaction, under an advisory lock, recorded in
 // schema_migrations.
-import type pg from 'pg';
 import { representedFields, type FieldValue } from '../../resources/definition.js';
 import { resourceByName } from '../../resources/index.js';
 import { toItem } from '../items.js';
 import { itemKeys } from '../search-keys.js';
 import { migrations, SEARCH_INDEXED } from './postgres-migrations.js';
 import { selectList } from './postgres-sql.js';
+import { connectionKept, type Connection, type Executor } from './connection.js';
 
 /** The migration that creates the search index (postgres-migrations.ts). */
 const SEARCH_KEYS_VERSION = 8;
@@ -19,38 +19,46 @@ const ITEMS_PER_BATCH = 500;
  */
 const MIGRATION_LOCK = 0x646f67726567;
 
-export async function runMigrations(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
+export async function runMigrations(connection: Connection): Promise<void> {
+  const sql = await connection.sql.reserve();
+  // Statements with parameters as an Executor, for the indexing shared with a test's bulk load.
+  const client: Executor = {
+    rows: <Row extends unknown[]>(text: string, params: readonly unknown[]) =>
+      sql.unsafe(text, params as never[]).values() as unknown as Promise<Row[]>,
+    run: (text: string, params: readonly unknown[]) =>
+      sql.unsafe(text, params as never[]).then((result) => result.count),
+  };
   let healthy = true;
   try {
-    await client.query('BEGIN');
+    await sql.unsafe('BEGIN');
     // Held until COMMIT or ROLLBACK; a transaction-level lock also works behind a transaction pooler.
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    await client.run('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await sql.unsafe(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY,
       description text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
-    const applied = new Set(rows.map((row) => row.version));
+    const rows = await client.rows<[number]>('SELECT version FROM schema_migrations', []);
+    const applied = new Set(rows.map((row) => row[0]));
     const pending = migrations.filter((migration) => !applied.has(migration.version));
     for (const migration of pending) {
-      await client.query(migration.sql);
+      // Several statements in one text: the simple protocol (unsafe without parameters).
+      await sql.unsafe(migration.sql);
       if (migration.version === SEARCH_KEYS_VERSION) await indexStoredItems(client);
-      await client.query('INSERT INTO schema_migrations (version, description) VALUES ($1, $2)', [
+      await client.run('INSERT INTO schema_migrations (version, description) VALUES ($1, $2)', [
         migration.version,
         migration.description,
       ]);
     }
     if (pending.length > 0) await analyzeSchema(client);
-    await client.query('COMMIT');
+    await sql.unsafe('COMMIT');
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {
-      healthy = false;
-    });
+    // A broken connection must not be written to, not even ROLLBACK (connection.ts, connectionKept).
+    healthy = connectionKept(error);
+    if (healthy) await sql.unsafe('ROLLBACK').catch(() => (healthy = false));
     throw error;
   } finally {
-    client.release(!healthy);
+    if (healthy) sql.release();
   }
 }
 
@@ -59,29 +67,29 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
  * tenant (docs/performance.md, "Plans"). So the migration ends with ANALYZE of the schema's own tables (only those:
  * the database may hold others'), a sample of each, in the same transaction.
  */
-async function analyzeSchema(client: pg.PoolClient): Promise<void> {
-  const { rows } = await client.query<{ name: string }>(
-    `SELECT quote_ident(relname) AS name FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'`,
+async function analyzeSchema(client: Executor): Promise<void> {
+  const rows = await client.rows<[string]>(
+    `SELECT quote_ident(relname) FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'`,
+    [],
   );
-  await client.query(`ANALYZE ${rows.map((row) => row.name).join(', ')}`);
+  await client.run(`ANALYZE ${rows.map((row) => row[0]).join(', ')}`, []);
 }
 
 /**
  * The items stored before the search index existed get their keys, in the transaction that creates it (and a test's
  * bulk load, test/pg/plan-seed.ts, through the same code).
  */
-export async function indexStoredItems(client: pg.ClientBase): Promise<void> {
+export async function indexStoredItems(client: Executor): Promise<void> {
   for (const def of SEARCH_INDEXED.map((name) => resourceByName(name)!)) {
     const names = representedFields(def);
     // In batches along the primary key (tenant, seq), so that memory stays bounded however many items there are.
     let after: unknown[] = ['', 0];
     for (;;) {
-      const { rows } = await client.query<FieldValue[]>({
-        text: `SELECT ${selectList(def)}, t.seq, t.tenant_id FROM ${def.name} t WHERE (t.tenant_id, t.seq) > ($1, $2)
+      const rows = await client.rows<FieldValue[]>(
+        `SELECT ${selectList(def)}, t.seq, t.tenant_id FROM ${def.name} t WHERE (t.tenant_id, t.seq) > ($1, $2)
           ORDER BY t.tenant_id, t.seq LIMIT ${ITEMS_PER_BATCH}`,
-        values: after,
-        rowMode: 'array',
-      });
+        after,
+      );
       if (rows.length === 0) break;
       const tenants: unknown[] = [];
       const keys: string[] = [];
@@ -93,7 +101,7 @@ export async function indexStoredItems(client: pg.ClientBase): Promise<void> {
           seqs.push(row[names.length]);
         }
       }
-      await client.query(
+      await client.run(
         `INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`,
         [tenants, keys, seqs],
       );

@@ -3,8 +3,6 @@ import type { AccountApp, AccountLogin, ActiveSession, SessionRecord, SessionSto
 import type { ClientType } from '../../auth/auth-store.js';
 import type { Connection } from './connection.js';
 
-const RFC3339 = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-
 export class PostgresSessionStore implements SessionStore {
   constructor(private readonly db: Connection) {}
 
@@ -51,7 +49,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async listApps(accountId: string): Promise<AccountApp[]> {
     const rows = await this.db.rows<[string, string, string, ClientType, string, string]>(
-      `SELECT id, name, scopes, type, redirect_uris, to_char(created_at AT TIME ZONE 'UTC', ${RFC3339})
+      `SELECT id, name, scopes, type, redirect_uris, created_at
        FROM clients WHERE tenant_id = $1 ORDER BY created_at, id`,
       [accountId],
     );

@@ -16,19 +16,14 @@ export class Params {
 }
 
 const TIMESTAMPS = new Set(['createdAt', 'updatedAt']);
-/** Timestamps are read back exactly as the service wrote them: RFC 3339 UTC with milliseconds. */
-const RFC3339 = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
  * The columns of a representation, in the order of representedFields, each named by its column (built once per
- * resource).
+ * resource). Timestamps are read as they are: the connection turns their text into RFC 3339 (connection.ts rfc3339).
  */
 export const selectList = perDefinition((def: ResourceDef): string =>
   representedFields(def)
-    .map((name) => {
-      const column = columnOf(name);
-      return TIMESTAMPS.has(name) ? `to_char(t.${column} AT TIME ZONE 'UTC', ${RFC3339}) AS ${column}` : `t.${column}`;
-    })
+    .map((name) => `t.${columnOf(name)}`)
     .join(', '),
 );
 

@@ -76,7 +76,7 @@ export class PostgresStorage implements Storage {
   }
 
   migrate(): Promise<void> {
-    return runMigrations(this.db.pool);
+    return runMigrations(this.db);
   }
 
   async ping(): Promise<void> {
