@@ -75,9 +75,13 @@ function wordKey(index: number, word: string): string {
   return `${word}~${index}`;
 }
 
-/** The range [from, to) of the keys of one text: its tiers in order (`}` follows `|`). */
-export function tiersRange(text: string): readonly [string, string] {
-  return [`${text}|`, `${text}}`];
+/**
+ * The range [from, to) of the keys of one text: its tiers in order (`}` follows `|`), or those before tier `below`
+ * (tier 4 × field + n is key `${text}|${field}${n}`).
+ */
+export function tiersRange(text: string, below = Infinity): readonly [string, string] {
+  if (below === Infinity) return [`${text}|`, `${text}}`];
+  return [`${text}|`, tierKey(Math.floor((below - 1) / 4), ((below - 1) % 4) + 1, text)];
 }
 
 /** The tier of a row of `tiersRange` from its key: four per field, then the tier within the field. */
