@@ -113,13 +113,19 @@ async function rangeMatches(
   source: StreamSource,
 ): Promise<TieredItem[]> {
   const found: TieredItem[] = [];
-  const seen = new Set<number>();
+  // The rows of one key are distinct items: the seqs are kept only from the second key read on.
+  let firstKey: string | undefined;
+  let seen: Set<number> | undefined;
   let after: RangeRow | undefined;
   for (;;) {
     const rows = await source.range(range, need, after);
     for (const row of rows) {
-      if (seen.has(row.seq)) continue;
-      seen.add(row.seq);
+      firstKey ??= row.key;
+      if (seen === undefined && row.key !== firstKey) seen = new Set(found.map((match) => match.seq));
+      if (seen !== undefined) {
+        if (seen.has(row.seq)) continue;
+        seen.add(row.seq);
+      }
       found.push(row);
       if (found.length === need) return found;
     }

@@ -133,9 +133,19 @@ function streamsText(
 
 /** How many postings each of `count` keys has, up to `bound` (parameters, per key: the tenant with `tenant`, the key). */
 export function postingsQuery(def: ResourceDef, count: number, bound: number, tenant: boolean): string {
-  const one = `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant ? 'tenant_id = ? AND ' : ''}key = ? LIMIT ${Math.trunc(bound)}))`;
-  return `SELECT ${Array.from({ length: count }, () => one).join(', ')}`;
+  // Kept by shape, as the stream texts are: two words give 30 keys, a text of 2 KiB to build and hash again.
+  const texts = postingsTexts(def);
+  const shape = (Math.trunc(count) * 1024 + Math.trunc(bound)) * 2 + (tenant ? 1 : 0);
+  let text = texts.get(shape);
+  if (text === undefined) {
+    if (texts.size >= STREAM_TEXTS) texts.clear();
+    const one = `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant ? 'tenant_id = ? AND ' : ''}key = ? LIMIT ${Math.trunc(bound)}))`;
+    text = `SELECT ${Array.from({ length: count }, () => one).join(', ')}`;
+    texts.set(shape, text);
+  }
+  return text;
 }
+const postingsTexts = perDefinition((_def: ResourceDef) => new Map<number, string>());
 
 function marks(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
