@@ -100,9 +100,16 @@ export class SqliteSearch {
         });
       },
       postings: async (keys) => {
-        const args = tenant === undefined ? keys : keys.flatMap((key) => [tenant, key]);
+        let args: readonly string[] = keys;
+        if (tenant !== undefined) {
+          const both: string[] = [];
+          for (const key of keys) both.push(tenant, key);
+          args = both;
+        }
         const [counts] = this.rows(postingsQuery(def, keys.length, POSTINGS_BOUND, tenant !== undefined), args);
-        return new Map(keys.map((key, index) => [key, Number(counts![index])]));
+        const postings = new Map<string, number>();
+        for (let index = 0; index < keys.length; index += 1) postings.set(keys[index]!, Number(counts![index]));
+        return postings;
       },
     };
   }

@@ -157,6 +157,20 @@ function marks(count: number): string {
  * row's key and seq (from being its key), the params of `where`, the limit).
  */
 export function rangeQuery(def: ResourceDef, where: string, tenant: boolean, after: boolean): string {
+  // Kept by shape: /search builds one for each resource of each request.
+  const texts = rangeTexts(def);
+  const shape = `${tenant ? 't' : 'p'}${after ? 'a' : 'f'}${where}`;
+  let text = texts.get(shape);
+  if (text === undefined) {
+    if (texts.size >= STREAM_TEXTS) texts.clear();
+    text = rangeText(def, where, tenant, after);
+    texts.set(shape, text);
+  }
+  return text;
+}
+const rangeTexts = perDefinition((_def: ResourceDef) => new Map<string, string>());
+
+function rangeText(def: ResourceDef, where: string, tenant: boolean, after: boolean): string {
   // Read on after a row: from its key, the rows of that key after its seq.
   return `SELECT ${selectList(def)}, k.seq, k.key FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq
     WHERE ${tenant ? 'k.tenant_id = ? AND ' : ''}k.key >= ? AND k.key < ?${after ? ' AND (k.key > ? OR k.seq > ?)' : ''} AND ${where}
