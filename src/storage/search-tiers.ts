@@ -67,7 +67,8 @@ export async function tieredMatches(
   // One word within the cap: its keys are one range in tier order, then creation order.
   const one = oneRange(text);
   if (one !== undefined) return rangeMatches(tiersRange(one, below), need, source);
-  const keys = wordKeysOf(def, text);
+  // Postings serve the words tiers (3, 4, 13 and later), not the first two.
+  const keys = below > 3 ? wordKeysOf(def, text) : [];
   let pending = tierStreams(def, text, keys.length > 0 ? await source.postings(keys) : undefined);
   if (below !== Infinity) pending = pending.filter((stream) => stream.tier < below);
   const found: TieredItem[] = [];

@@ -65,6 +65,17 @@ test("/search of several words reads a later resource's streams before the cut a
   await create(api, 'dogs', { name: 'Rex Oslo Two' });
   await create(api, 'owners', { name: 'Rex Oslo' });
   await create(api, 'dogs', { name: 'Rex Oslo' });
+  // A page of one: the dogs (postings, then streams) hold two hits up to tier 2, so the owners read their tier 1
+  // alone, without counting postings (they serve the words tiers); with theirs, two hits are in tier 1, and
+  // veterinarians and foods are not read.
+  const scope = { kind: 'tenant', tenantId: api.credentials.tenantId } as const;
+  const before = api.storage.queryCount;
+  const { hits } = await api.storage.search(scope, { q: 'rex oslo', types: resources, limit: 1, offset: 0 });
+  assert.equal(api.storage.queryCount - before, 3);
+  assert.deepEqual(
+    hits.map(({ def, item }) => `${def.singular}:${String(item.name)}`),
+    ['dog:Rex Oslo'],
+  );
   const all = ['dog:Rex Oslo', 'owner:Rex Oslo', 'dog:Rex Oslo Two', 'owner:Rex'];
   assert.deepEqual(await names(api, '/v2/search?q=rex%20oslo'), all);
   for (const limit of [1, 2, 3]) {
