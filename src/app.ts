@@ -1,7 +1,9 @@
 // buildApp(config): the Fastify application — the hooks, the one error and 404 handler, and one encapsulated plugin per
 // surface.
 import type { Server } from 'node:http';
+import path from 'node:path';
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyHttpOptions,
   type FastifyInstance,
   type FastifyRequest,
@@ -19,6 +21,7 @@ import { registerCompression } from './http/compression.js';
 import { deprecationStage, registerDeprecation, type DeprecationStage } from './http/deprecation.js';
 import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
+import { answerAsteriskForm } from './http/asterisk-form.js';
 import { clientErrorHandler, connectHandler, expectationHandler } from './http/protocol-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { requestIdOf } from './http/request-id.js';
@@ -27,6 +30,7 @@ import { requestMetricsPlugin } from './http/request-metrics.js';
 import { RequestRecorder } from './http/request-recorder.js';
 import { acceptEveryMethod } from './http/route-every-method.js';
 import { createStorage } from './storage/create-storage.js';
+import { OnlineBackup } from './storage/online-backup.js';
 import type { Storage } from './storage/storage.js';
 import { apiSurface } from './surfaces/api.js';
 import { infraSurface } from './surfaces/infra.js';
@@ -75,6 +79,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.log,
   );
   app.decorate('requestRecorder', recorder);
+  app.decorate('databaseBackup', databaseBackup(storage, config, app.log));
   registerRootHooks(app, config, storage, recorder);
   registerRawBody(app);
   registerDeprecation(app, deprecation);
@@ -143,6 +148,11 @@ function registerRootHooks(app: FastifyInstance, config: Config, storage: Storag
       );
       return;
     }
+    if (request.raw.url === '*') {
+      const refused = answerAsteriskForm(request, reply);
+      if (refused !== 'answered') done(refused);
+      return;
+    }
     const host = request.headers.host;
     if (host === undefined) {
       // Node would answer a bare 400 itself (requireHostHeader); HTTP/1.0 needs no Host.
@@ -164,6 +174,18 @@ function registerRootHooks(app: FastifyInstance, config: Config, storage: Storag
     await recorder.close();
     await storage.close();
   });
+}
+
+/** What SIGUSR2 runs: SQLite's online backup into <DATA_DIR>/backups; on PostgreSQL, a pointer to its own tools. */
+function databaseBackup(storage: Storage, config: Config, log: FastifyBaseLogger): () => Promise<string | undefined> {
+  if (!storage.backup) {
+    return async () => {
+      log.warn('backup requested, but PostgreSQL is backed up with its own tools (pg_dump, pg_basebackup)');
+      return undefined;
+    };
+  }
+  const backup = new OnlineBackup({ backup: storage.backup.bind(storage) }, path.join(config.dataDir, 'backups'), log);
+  return () => backup.run();
 }
 
 function hostMissingError(): ApiError {

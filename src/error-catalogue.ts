@@ -136,6 +136,14 @@ export const catalogue = {
       'Content-Length that is not a number or contradicts Transfer-Encoding. Send the body with one valid ' +
       'Content-Length, or with correct chunked encoding.',
   },
+  requestTargetAsterisk: {
+    code: 1015,
+    status: 400,
+    title: 'The request target * is for OPTIONS',
+    explanation:
+      'The request line names `*` instead of a path. HTTP allows that form only for OPTIONS, to ask which methods ' +
+      'the server knows. Name the resource instead: GET /v2/dogs.',
+  },
   unknownParameter: {
     code: 2000,
     status: 400,

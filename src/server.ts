@@ -1,4 +1,5 @@
-// Process entry: read the configuration, build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
+// Process entry: read the configuration, build the app, listen, shut down gracefully on SIGTERM/SIGINT, and back up
+// the SQLite database online on SIGUSR2.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -67,6 +68,8 @@ function handleSignals(app: FastifyInstance, config: Config): void {
   };
   process.on('SIGTERM', (signal) => void stop(signal));
   process.on('SIGINT', (signal) => void stop(signal));
+  // SIGUSR2: an online backup of the SQLite database into <DATA_DIR>/backups (docs/deployment.md, Backups).
+  process.on('SIGUSR2', () => void app.databaseBackup());
 }
 
 /** How to get credentials, printed at every start: three commands from nothing to an authorized request. */

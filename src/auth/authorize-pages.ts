@@ -21,13 +21,22 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
     .send(html);
 }
 
-/** An authorization request that cannot be sent back to the app (RFC 6749 §4.1.2.1): said to the person, 400. */
-export function sendAuthorizeError(reply: FastifyReply, problem: string): FastifyReply {
+/** The person logged in on the request's session, for the page's header (their email and the logout form). */
+export interface PageSession {
+  readonly email: string;
+  readonly csrfToken: string;
+}
+
+/**
+ * An authorization request that cannot be sent back to the app (RFC 6749 §4.1.2.1): said to the person, 400. With a
+ * session, the header shows who is logged in, as on every other page of their session.
+ */
+export function sendAuthorizeError(reply: FastifyReply, problem: string, session?: PageSession): FastifyReply {
   return sendPage(
     reply,
     400,
     page(
-      frameOf(reply),
+      frameOf(reply, session),
       'Authorization failed',
       `<div class="card narrow">
 <h1>This app's sign-in link is not valid</h1>
@@ -64,13 +73,11 @@ export function sendConsent(reply: FastifyReply, view: ConsentView): FastifyRepl
   const scopes = view.scopes
     .map((scope) => `<li><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPE_TEXT[scope] ?? scope)}</li>`)
     .join('\n');
-  // The header shows the person logged in (with the portal's logout), as every other page of their session does.
-  const frame = { ...frameOf(reply), session: { email: view.accountEmail, csrfToken: view.csrfToken } };
   return sendPage(
     reply,
     200,
     page(
-      frame,
+      frameOf(reply, { email: view.accountEmail, csrfToken: view.csrfToken }),
       `Allow ${view.appName}?`,
       `<div class="card narrow consent">
 <h1>Allow <strong>${escapeHtml(view.appName)}</strong> to use your Dog Registry account?</h1>
@@ -92,12 +99,12 @@ ${hidden}
 }
 
 /** A decision posted without the session's CSRF token: refused, nothing changes. */
-export function sendForbidden(reply: FastifyReply): FastifyReply {
+export function sendForbidden(reply: FastifyReply, session: PageSession): FastifyReply {
   return sendPage(
     reply,
     403,
     page(
-      frameOf(reply),
+      frameOf(reply, session),
       'Form expired',
       `<div class="card narrow">
 <h1>This form has expired</h1>
@@ -118,7 +125,11 @@ export function sendWrongMethod(reply: FastifyReply, allow: string): FastifyRepl
   );
 }
 
-/** The portal's frame around these pages (its stylesheet, icon and links), set on the route by registerAuthorize. */
-function frameOf(reply: FastifyReply): Frame {
-  return (reply.request.routeOptions.config as { frame?: Frame }).frame ?? { prefix: '' };
+/**
+ * The portal's frame around these pages (its stylesheet, icon and links), set on the route by registerAuthorize; with
+ * the session's person in the header when there is one.
+ */
+function frameOf(reply: FastifyReply, session?: PageSession): Frame {
+  const frame = (reply.request.routeOptions.config as { frame?: Frame }).frame ?? { prefix: '' };
+  return session ? { ...frame, session } : frame;
 }

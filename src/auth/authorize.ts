@@ -9,7 +9,13 @@ import { routeEveryMethod } from '../http/route-every-method.js';
 import { ID_PATTERN } from '../storage/ids.js';
 import type { AuthStore, Client } from './auth-store.js';
 import type { Frame } from '../portal/html.js';
-import { sendAuthorizeError, sendConsent, sendForbidden, sendWrongMethod } from './authorize-pages.js';
+import {
+  sendAuthorizeError,
+  sendConsent,
+  sendForbidden,
+  sendWrongMethod,
+  type PageSession,
+} from './authorize-pages.js';
 import type { GrantStore } from './grant-store.js';
 import { modelClientOf, validateScope } from './oauth-server.js';
 import { randomSecret, secretHash } from './secrets.js';
@@ -59,14 +65,15 @@ async function authorize(request: FastifyRequest, reply: FastifyReply, options: 
   const posted = request.method === 'POST' ? (readBody(request) ?? {}) : undefined;
   const params = parametersOf(posted ?? (request.query as Record<string, unknown>));
   const client = await registeredClient(options.store, params);
-  if (typeof client === 'string') return sendAuthorizeError(reply, client);
   const account = await options.sessions.account(request);
+  if (typeof client === 'string')
+    return sendAuthorizeError(reply, client, account && pageSession(options.sessions, request, account));
   if (!account) {
     const next = `/oauth2/authorize?${new URLSearchParams(params as Record<string, string>)}`;
     return reply.code(303).header('cache-control', 'no-store').redirect(loginLocation(options.config.portalUrl, next));
   }
   if (posted && !options.sessions.checkCsrf(request, typeof posted.csrf_token === 'string' ? posted.csrf_token : ''))
-    return sendForbidden(reply);
+    return sendForbidden(reply, pageSession(options.sessions, request, account));
   const decision = posted ? (posted.decision === 'allow' ? 'allow' : 'deny') : 'check';
   let outcome: { location?: string; scopes: readonly string[] };
   try {
@@ -85,6 +92,11 @@ async function authorize(request: FastifyRequest, reply: FastifyReply, options: 
     csrfToken: options.sessions.csrfToken(request),
     action: `${options.config.publicUrl}/oauth2/authorize`,
   });
+}
+
+/** Who is logged in, for a page's header. */
+function pageSession(sessions: SessionReader, request: FastifyRequest, account: SessionAccount): PageSession {
+  return { email: account.email, csrfToken: sessions.csrfToken(request) };
 }
 
 type Parameters = Partial<Record<(typeof PARAMETERS)[number], string>> & { repeated?: string };

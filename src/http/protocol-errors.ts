@@ -71,6 +71,29 @@ function protocolAnswer(
   };
 }
 
+/**
+ * The answer's bytes for a socket that has no response object. A HEAD request's answer has no body (RFC 9110 §9.3.2);
+ * its Content-Length still says what a GET would have received.
+ */
+function rawAnswer({ head, body }: { head: Record<string, string | number>; body: string }, headOnly: boolean): string {
+  const lines = Object.entries(head)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return `HTTP/1.1 400 Bad Request\r\n${lines}\r\n${headOnly ? '' : body}`;
+}
+
+/**
+ * Whether the request the parser refused is a HEAD whose own head broke (too large, a bad header). Node keeps the bytes
+ * it was parsing as the error's rawPacket and how far it got as bytesParsed; a packet that holds a complete head
+ * before that point broke in a later request or a body, whose method is not known, so that answer keeps its body.
+ */
+function isHead(error: Error & { rawPacket?: unknown; bytesParsed?: unknown }): boolean {
+  const raw = error.rawPacket;
+  if (!Buffer.isBuffer(raw) || raw.subarray(0, 5).toString('latin1') !== 'HEAD ') return false;
+  const parsed = typeof error.bytesParsed === 'number' ? error.bytesParsed : raw.length;
+  return raw.subarray(0, parsed).indexOf('\r\n\r\n') === -1;
+}
+
 function parserError(error: Error & { code?: string }): ApiError {
   const known = error.code ? PARSER_ERRORS[error.code] : undefined;
   if (known) return new ApiError(known.name, known.message);
@@ -104,11 +127,7 @@ export function clientErrorHandler(portalUrl: string) {
         { requestId, parserError: error.code, reason: error.message, code: apiError.code },
         'request rejected by the HTTP parser',
       );
-      const { head, body } = protocolAnswer(apiError, requestId, moreInfoBase);
-      const lines = Object.entries(head)
-        .map(([name, value]) => `${name}: ${value}\r\n`)
-        .join('');
-      socket.write(`HTTP/1.1 400 Bad Request\r\n${lines}\r\n${body}`);
+      socket.write(rawAnswer(protocolAnswer(apiError, requestId, moreInfoBase), isHead(error)));
     }
     socket.destroy();
   };
@@ -143,10 +162,6 @@ export function connectHandler(app: FastifyInstance, portalUrl: string) {
       'CONNECT asks for a tunnel through a proxy, and this service is not one. Use GET, POST, PUT or DELETE.',
     );
     app.log.info({ requestId }, 'CONNECT refused');
-    const { head, body } = protocolAnswer(apiError, requestId, moreInfoBase);
-    const lines = Object.entries(head)
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.end(`HTTP/1.1 400 Bad Request\r\n${lines}\r\n${body}`);
+    socket.end(rawAnswer(protocolAnswer(apiError, requestId, moreInfoBase), false));
   };
 }

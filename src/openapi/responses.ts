@@ -20,9 +20,15 @@ export function headerComponents(version: number): Record<string, JsonObject> {
         'X-Request-Id sent with the request is kept.',
     ),
     Vary: header(
-      'Accept: the format of the answer may come from the Accept header.',
+      'Accept: the format of the answer may come from the Accept header; and Accept-Encoding on an answer over 1 KiB, ' +
+        'which is compressed when Accept-Encoding asks.',
       { type: 'string' },
-      { example: 'Accept' },
+      { example: 'Accept, Accept-Encoding' },
+    ),
+    'Content-Encoding': header(
+      'gzip or br: an answer over 1 KiB leaves compressed in the coding Accept-Encoding prefers (none without ' +
+        'Accept-Encoding). Its ETag then ends with -gzip or -br, and If-None-Match answers 304 with either tag.',
+      { type: 'string', enum: ['gzip', 'br'] },
     ),
     Location: header('The absolute URL of the new item.', { type: 'string', format: 'uri' }, { required: true }),
     ETag: header(
@@ -88,6 +94,7 @@ function commonHeaders(...extra: readonly string[]): JsonObject {
     'Vary',
     'Access-Control-Allow-Origin',
     'Cache-Control',
+    'Content-Encoding',
     ...RATE_LIMIT_HEADERS,
     ...extra,
   ]);
@@ -114,7 +121,14 @@ export function responseComponents(): Record<string, JsonObject> {
     Unauthorized: errorResponse(
       'No token, or a token that is not valid or has expired. Get one from POST /oauth2/token at the API root ' +
         '(outside `/v{N}`).',
-      headerRefs(['X-Request-Id', 'Vary', 'Access-Control-Allow-Origin', 'Cache-Control', 'WWW-Authenticate']),
+      headerRefs([
+        'X-Request-Id',
+        'Vary',
+        'Access-Control-Allow-Origin',
+        'Cache-Control',
+        'Content-Encoding',
+        'WWW-Authenticate',
+      ]),
     ),
     Forbidden: errorResponse(
       'The token lacks the scope the operation needs (read for GET, write for changes; WWW-Authenticate says which), ' +

@@ -85,6 +85,13 @@ export function sortableFields(def: ResourceDef): readonly string[] {
   return representedFields(def);
 }
 
+/**
+ * The sorts an index reads in order, in both directions (docs/decisions.md, "Sorting"): the name, which lists show,
+ * and the creation time, newest first. The items of migration 1 all have both; a sort by another field reads and
+ * sorts the tenant's items.
+ */
+export const SORT_INDEXED: readonly string[] = ['name', 'createdAt'];
+
 export const searchableFields = perDefinition((def: ResourceDef): readonly string[] =>
   Object.freeze(
     Object.entries(def.fields)

@@ -3,7 +3,7 @@
 // Tests of each backend introspect the migrated database into an ActualSchema and compare it with
 // expectedSchema(resources): a definition that gains a field, a filter, a reference or a link
 // table without the migration that serves it fails there, not in production.
-import { columnOf, type LinkRef, type ResourceDef } from '../resources/definition.js';
+import { columnOf, SORT_INDEXED, type LinkRef, type ResourceDef } from '../resources/definition.js';
 import { linkTables as declaredLinkTables, type LinkTable } from '../resources/link-tables.js';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -91,6 +91,11 @@ function resourceTables(def: ResourceDef, backend: Backend): ExpectedTable[] {
     const column = def.fields[name]?.values ? columnOf(name) : folded(columnOf(name), backend);
     indexes.push({ columns: ['tenant_id', column, 'seq'], why: `the filter ${def.name}?${param}` });
   }
+  for (const name of SORT_INDEXED) {
+    if (name === 'createdAt' ? def.hidesTimestamps : !def.fields[name]) continue;
+    const column = name === 'createdAt' ? 'created_at' : sortFolded(columnOf(name), backend);
+    indexes.push({ columns: ['tenant_id', column, 'seq'], why: `the sort ${def.name}?sort=${name}` });
+  }
   return [{ name: def.name, columns, indexes }, searchKeysTable(def)];
 }
 
@@ -118,6 +123,11 @@ function linkTable(table: string, first: string, second: string): ExpectedTable 
 
 function folded(column: string, backend: Backend): string {
   return backend === 'sqlite' ? `ci(${column})` : `lower(${column})`;
+}
+
+/** A sort's key as the index holds it: folded, and on PostgreSQL compared by code point (as introspected). */
+function sortFolded(column: string, backend: Backend): string {
+  return backend === 'sqlite' ? `ci(${column})` : `lower(${column})collate"c"`;
 }
 
 /** Every way `actual` falls short of (or goes beyond, for a resource's columns) `expected`; empty when they agree. */

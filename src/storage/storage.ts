@@ -118,6 +118,11 @@ export interface Storage {
   /** Resolves when the database answers; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * SQLite only: an online copy of the database into `file`, resolving with the pages copied (SIGUSR2,
+   * online-backup.ts). PostgreSQL is backed up with its own tools (docs/deployment.md).
+   */
+  backup?(file: string): Promise<number>;
 
   list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page>;
   /**

@@ -86,6 +86,7 @@ test('a decision posted without the session CSRF token is refused 403 and makes 
   assert.equal(answer.statusCode, 403);
   assert.match(answer.headers['content-type'] as string, /^text\/html/);
   assert.equal(answer.headers.location, undefined);
+  assert.match(answer.body, /title="Log out [^"]+">Log out<\/button>/);
 });
 
 test('an unknown client, no redirect_uri or an unregistered one: a 400 page that says which, never a redirect', async (t) => {
@@ -106,6 +107,9 @@ test('an unknown client, no redirect_uri or an unregistered one: a 400 page that
       assert.equal(answer.headers['cache-control'], 'no-store');
       assert.match(answer.headers['content-security-policy'] as string, /frame-ancestors 'none'/);
       assert.match(answer.body, says);
+      // The header shows who is logged in, as on every page of their session; without one, Log in.
+      if (headers === flow.session) assert.match(answer.body, /title="Log out [^"]+">Log out<\/button>/);
+      else assert.match(answer.body, />Log in<\/a>/);
     }
   }
 });

@@ -117,3 +117,37 @@ test('an HTTP/1.0 request needs no Host, and the server still answers after prot
   assert.match(answer.headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/);
   assert.deepEqual(JSON.parse(answer.body), { status: 'ok' });
 });
+
+test("a HEAD request's protocol error answers the same head with no body", async (t) => {
+  const api = await build(t);
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = api.app.server.address() as net.AddressInfo;
+  const padding = `X-Padding: ${'a'.repeat(40 * 1024)}\r\n`;
+  const get = await sendRaw(port, `GET /v2/dogs HTTP/1.1\r\n${HOST}${padding}\r\n`);
+  const head = await sendRaw(port, `HEAD /v2/dogs HTTP/1.1\r\n${HOST}${padding}\r\n`);
+  assert.equal(head.statusLine, 'HTTP/1.1 400 Bad Request');
+  assert.equal(head.body, '');
+  assert.equal(head.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(head.headers['content-length'], get.headers['content-length']);
+  assert.equal((JSON.parse(get.body) as { code: number }).code, 1009);
+});
+
+test('the request target * answers OPTIONS with the methods the service knows, and any other method with 1015', async (t) => {
+  const api = await build(t);
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = api.app.server.address() as net.AddressInfo;
+  const options = await sendRaw(port, `OPTIONS * HTTP/1.1\r\n${HOST}Connection: close\r\n\r\n`);
+  assert.equal(options.statusLine, 'HTTP/1.1 200 OK');
+  assert.equal(options.headers.allow, 'GET, HEAD, POST, PUT, DELETE, OPTIONS');
+  assert.equal(options.headers['content-length'], '0');
+  assert.equal(options.body, '');
+  for (const method of ['GET', 'POST', 'DELETE']) {
+    const answer = await sendRaw(port, `${method} * HTTP/1.1\r\n${HOST}Connection: close\r\n\r\n`);
+    assert.equal(answer.statusLine, 'HTTP/1.1 400 Bad Request', method);
+    assert.match(answer.headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/, method);
+    const body = JSON.parse(answer.body) as { message: string; more_info: string; code: number };
+    assert.equal(body.code, 1015, method);
+    assert.equal(body.more_info, `${api.config.portalUrl}/errors/1015`, method);
+    assert.match(body.message, new RegExp(`Send ${method} to a path`), method);
+  }
+});

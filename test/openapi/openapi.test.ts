@@ -173,3 +173,26 @@ test('a resource with array associations gets an XML item schema with wrapped ar
     schemaFor('OwnerFieldsEnvelope')({ owner: { name: 'Ann', dogs: [{ dog: { name: 'Rex', owner: null } }] } }),
   );
 });
+
+test('every answer with a body documents Content-Encoding, as the live API compresses a page over 1 KiB', async (t) => {
+  const api = await build(t);
+  const document = await fetchDocument(api, 2);
+  assert.deepEqual(document.components.headers['Content-Encoding'].schema, { type: 'string', enum: ['gzip', 'br'] });
+  assert.match(document.components.headers.Vary.description, /Accept-Encoding/);
+  for (const [path, method, operation] of operationsOf(document)) {
+    for (const [status, value] of Object.entries<Json>(operation.responses)) {
+      const response = resolve(document, value);
+      if (response.content)
+        assert.deepEqual(
+          response.headers['Content-Encoding'],
+          { $ref: '#/components/headers/Content-Encoding' },
+          `${method} ${path} ${status}`,
+        );
+    }
+  }
+  for (let i = 0; i < 12; i++) await api.request({ method: 'POST', url: '/v2/dogs', json: { name: `Dog ${i}` } });
+  const live = await api.request({ url: '/v2/dogs?limit=12', headers: { 'accept-encoding': 'br' } });
+  assert.equal(live.statusCode, 200);
+  assert.equal(live.headers['content-encoding'], 'br');
+  assert.match(String(live.headers.vary), /Accept-Encoding/);
+});

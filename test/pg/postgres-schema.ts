@@ -8,9 +8,14 @@ const COLUMNS = `SELECT table_name, column_name, is_nullable = 'NO' FROM informa
   WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`;
 
 // The key columns of every index but a partial one (which serves only queries that repeat its WHERE),
-// an expression written as PostgreSQL prints it (lower(brand)).
+// an expression written as PostgreSQL prints it (lower(brand)), with the collation the index compares it in when
+// that is not the expression's own (lower(name) COLLATE "C"): an index serves only comparisons in its collation. A
+// column's own collation is its declared one; an expression's is taken as the database's default.
 const INDEXES = `SELECT t.relname, i.relname, x.indisunique, am.amname,
-    array(SELECT pg_get_indexdef(x.indexrelid, k, true) FROM generate_series(1, x.indnkeyatts) AS k ORDER BY k)
+    array(SELECT pg_get_indexdef(x.indexrelid, k, true) || coalesce((SELECT ' COLLATE "' || c.collname || '"'
+        FROM pg_collation c WHERE c.oid = x.indcollation[k - 1] AND c.oid <> coalesce((SELECT a.attcollation
+          FROM pg_attribute a WHERE a.attrelid = x.indrelid AND a.attnum = x.indkey[k - 1]), 100)), '')
+      FROM generate_series(1, x.indnkeyatts) AS k ORDER BY k)
   FROM pg_index x
   JOIN pg_class i ON i.oid = x.indexrelid
   JOIN pg_class t ON t.oid = x.indrelid

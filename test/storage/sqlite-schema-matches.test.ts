@@ -36,9 +36,10 @@ test('the migrated SQLite schema has every table, column, search index and index
 });
 
 test('a filter without an index is reported', async () => {
-  const defs = withChanged('dogs', (dogs) => ({ ...dogs, filters: { ...dogs.filters, name: 'name' } }));
+  // (A filter on name would be served by the index of sort=name, which has the same key.)
+  const defs = withChanged('owners', (owners) => ({ ...owners, filters: { ...owners.filters, email: 'email' } }));
   assert.deepEqual(compareSchema(expectedSchema(defs, 'sqlite'), await migratedSchema()), [
-    'dogs has no index on (tenant_id, ci(name), seq) for the filter dogs?name',
+    'owners has no index on (tenant_id, ci(email), seq) for the filter owners?email',
   ]);
 });
 

@@ -77,7 +77,8 @@ function parseAnswers(bytes: Buffer, head: boolean): { answers: RawAnswer[]; bro
     }
     at = end + 4;
     if (status < 200) continue; // 100 Continue: the real answer follows.
-    // A HEAD's answer has no body, except a protocol error's: Node writes it before the method is known.
+    // A HEAD's answer has no body, except a protocol error's that broke past the HEAD's own head (a body, a later
+    // request): the service cannot tell that broken request's method.
     const headAnswer = head && answers.length === 0 && !(at < bytes.length && bytes.indexOf('HTTP/', at) !== at);
     const noBody = headAnswer || status === 304;
     const body = noBody ? { text: '', next: at } : readBody(bytes, at, headers);
