@@ -75,9 +75,13 @@ function wordKey(index: number, word: string): string {
   return `${word}~${index}`;
 }
 
-/** The range [from, to) of the keys of one text: its tiers in order (`}` follows `|`). */
-export function tiersRange(text: string): readonly [string, string] {
-  return [`${text}|`, `${text}}`];
+/**
+ * The range [from, to) of the keys of one text: its tiers in order (`}` follows `|`), or those before tier `below`
+ * (tier 4 × field + n is key `${text}|${field}${n}`).
+ */
+export function tiersRange(text: string, below = Infinity): readonly [string, string] {
+  if (below === Infinity) return [`${text}|`, `${text}}`];
+  return [`${text}|`, tierKey(Math.floor((below - 1) / 4), ((below - 1) % 4) + 1, text)];
 }
 
 /** The tier of a row of `tiersRange` from its key: four per field, then the tier within the field. */
@@ -112,15 +116,6 @@ function prefixKeys(index: number, word: string): string[] {
   return tiers.map((tier) => tierKey(index, tier, prefix));
 }
 
-/** The keys of which an item must have one for `word` in tier 3 (word keys), 4 (a field's prefixes) or 13 (any). */
-function wordKeys(kind: 3 | 4 | 13, index: number, count: number, word: string): string[] {
-  if (kind === 3) return [wordKey(index, word)];
-  if (kind === 4) return prefixKeys(index, word);
-  const keys: string[] = [];
-  for (let field = 0; field < count; field += 1) keys.push(...prefixKeys(field, word));
-  return keys;
-}
-
 /** How many postings each key has, up to a bound: the rarest word of several drives its tiers. */
 export type Postings = ReadonlyMap<string, number>;
 
@@ -139,6 +134,46 @@ export function wordKeysOf(def: ResourceDef, text: SearchText): string[] {
 }
 
 /**
+ * A word's keys, each field's and every field's (built once per query, not once per tier): for tier 3 its whole-word
+ * keys, for tier 4 its four tier keys, for tier 13 those of every field. With postings counted, a key without any is
+ * left out, and `postings` is the sum of the rest.
+ */
+interface WordKeys {
+  readonly word: string;
+  readonly whole: Array<readonly string[]>;
+  readonly prefix: Array<readonly string[]>;
+  readonly any: readonly string[];
+}
+
+function wordKeySets(text: SearchText, count: number, postings?: Postings): WordKeys[] {
+  const kept = (keys: string[]): string[] => (postings ? keys.filter((key) => postings.get(key)! > 0) : keys);
+  const sets: WordKeys[] = [];
+  for (const word of text.words) {
+    if (sets.some((set) => set.word === word)) continue;
+    const set: WordKeys = { word, whole: [], prefix: [], any: [] };
+    for (let index = 0; index < count; index += 1) {
+      set.whole.push(kept([wordKey(index, word)]));
+      const prefix = kept(prefixKeys(index, word));
+      set.prefix.push(prefix);
+      (set.any as string[]).push(...prefix);
+    }
+    sets.push(set);
+  }
+  return sets;
+}
+
+/** The keys of which an item must have one for a word in tier 3 (word keys), 4 (a field's prefixes) or 13 (any). */
+function keysOf(set: WordKeys, kind: 3 | 4 | 13, index: number): readonly string[] {
+  return kind === 3 ? set.whole[index]! : kind === 4 ? set.prefix[index]! : set.any;
+}
+
+function rarity(keys: readonly string[], postings: Postings): number {
+  let sum = 0;
+  for (const key of keys) sum += postings.get(key)!;
+  return sum;
+}
+
+/**
  * The stream of a words tier: driven by the word with the fewest postings in it (else the longest word), the others
  * looked up; none when a word has no posting at all, since no item can then be in the tier.
  */
@@ -146,25 +181,26 @@ function wordStream(
   tier: number,
   kind: 3 | 4 | 13,
   index: number,
-  count: number,
+  sets: readonly WordKeys[],
   text: SearchText,
   postings?: Postings,
 ): TierStream | undefined {
-  const words = [...new Set(text.words)];
-  // With postings counted, a key without any is left out, and a word without any key empties the tier.
-  const keysOf = (word: string): string[] => {
-    const keys = wordKeys(kind, index, count, word);
-    return postings ? keys.filter((key) => postings.get(key)! > 0) : keys;
-  };
-  const keys = new Map(words.map((word) => [word, keysOf(word)]));
-  let lead = text.lead;
+  let lead = sets.find((set) => set.word === text.lead)!;
   if (postings) {
-    const rarity = (word: string): number => keys.get(word)!.reduce((sum, key) => sum + postings.get(key)!, 0);
-    for (const word of words) if (rarity(word) < rarity(lead)) lead = word;
-    if (words.some((word) => keys.get(word)!.length === 0)) return undefined;
+    let least = rarity(keysOf(lead, kind, index), postings);
+    for (const set of sets) {
+      const keys = keysOf(set, kind, index);
+      if (keys.length === 0) return undefined;
+      const count = rarity(keys, postings);
+      if (count < least) {
+        lead = set;
+        least = count;
+      }
+    }
   }
-  const also = words.filter((word) => word !== lead).map((word) => keys.get(word)!);
-  return { tier, keys: keys.get(lead)!, also };
+  const also: Array<readonly string[]> = [];
+  for (const set of sets) if (set !== lead) also.push(keysOf(set, kind, index));
+  return { tier, keys: keysOf(lead, kind, index), also };
 }
 
 /** The streams of a resource's tiers, in tier order: four per searched field, then tier 13 for several words. */
@@ -179,6 +215,7 @@ export function tierStreams(def: ResourceDef, text: SearchText, postings?: Posti
   const count = searchableFields(def).length;
   const prefix = capped(text.whole);
   const exact = prefix === text.whole;
+  const sets = wordKeySets(text, count, postings);
   for (let index = 0; index < count; index += 1) {
     const base = 4 * index;
     streams.push(
@@ -186,12 +223,12 @@ export function tierStreams(def: ResourceDef, text: SearchText, postings?: Posti
       { tier: base + 2, keys: [tierKey(index, 2, prefix)], also: [] },
     );
     for (const kind of [3, 4] as const) {
-      const stream = wordStream(base + kind, kind, index, count, text, postings);
+      const stream = wordStream(base + kind, kind, index, sets, text, postings);
       if (stream) streams.push(stream);
     }
   }
   // One word that matches a field sits in that field's tiers: only several words can match across fields.
-  const across = text.words.length > 1 ? wordStream(ACROSS_TIER, 13, 0, count, text, postings) : undefined;
+  const across = text.words.length > 1 ? wordStream(ACROSS_TIER, 13, 0, sets, text, postings) : undefined;
   if (across) streams.push(across);
   return streams;
 }
@@ -209,22 +246,36 @@ export function matchRanges(text: SearchText): Array<readonly [string, string]> 
 
 /** The first tier an item qualifies for (SPEC §5), or undefined when it does not match. */
 export function tierOf(def: ResourceDef, item: Item, text: SearchText): number | undefined {
+  // Run on each row a multi-word search reads: loops rather than closures, and no copy of the fields' words.
   const fields = searchableFields(def);
-  const every: string[] = [];
+  let across: string[][] | undefined;
   for (let index = 0; index < fields.length; index += 1) {
     const value = item[fields[index]!];
     if (typeof value !== 'string') continue;
     const found = words(value);
     if (found.length === 0) continue;
-    const whole = found.join(' ');
+    const whole = found.length === 1 ? found[0]! : found.join(' ');
     const base = 4 * index;
     if (whole === text.whole) return base + 1;
     if (whole.startsWith(text.whole)) return base + 2;
-    if (text.words.every((word) => found.includes(word))) return base + 3;
-    if (text.words.every((word) => found.some((own) => own.startsWith(word)))) return base + 4;
-    every.push(...found);
+    if (everyWord(text.words, found, false)) return base + 3;
+    if (everyWord(text.words, found, true)) return base + 4;
+    (across ??= []).push(found);
   }
-  return text.words.every((word) => every.some((own) => own.startsWith(word))) ? ACROSS_TIER : undefined;
+  if (across === undefined) return undefined;
+  for (const word of text.words) if (!across.some((found) => hasWord(found, word, true))) return undefined;
+  return ACROSS_TIER;
+}
+
+/** Whether each query word equals (or with `prefix`, starts) one of `own`. */
+function everyWord(query: readonly string[], own: readonly string[], prefix: boolean): boolean {
+  for (const word of query) if (!hasWord(own, word, prefix)) return false;
+  return true;
+}
+
+function hasWord(own: readonly string[], word: string, prefix: boolean): boolean {
+  for (const candidate of own) if (prefix ? candidate.startsWith(word) : candidate === word) return true;
+  return false;
 }
 
 /** What an item's write changes in the index: the keys it loses and the keys it gains. */

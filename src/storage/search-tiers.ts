@@ -1,6 +1,5 @@
 // Pages of search results in SPEC §5's tiers, read through the search index's streams until the page is full.
 import type { Item, ResourceDef } from '../resources/definition.js';
-import { resources } from '../resources/index.js';
 import {
   oneRange,
   tierOf,
@@ -11,7 +10,6 @@ import {
   type SearchText,
   type TierStream,
 } from './search-keys.js';
-import type { SearchHit } from './storage.js';
 
 /** A row of a stream: the tier of the stream it came from, the item's seq and the item. */
 interface StreamRow {
@@ -54,21 +52,25 @@ export interface TieredItem {
 }
 
 /**
- * The first `need` matches in tier order, then creation order. A read takes the streams in tier order and stops after
- * `need` rows, so it reads only the tiers the page reaches; a row whose item sits in another tier is skipped, and a
- * tier whose rows ran out that way is read on (after its last seq) before the next tier.
+ * The first `need` matches in tier order, then creation order, in the tiers before `below` (all by default). A read
+ * takes the streams in tier order and stops after `need` rows, so it reads only the tiers the page reaches; a row whose
+ * item sits in another tier is skipped, and a tier whose rows ran out that way is read on (after its last seq) before
+ * the next tier.
  */
 export async function tieredMatches(
   def: ResourceDef,
   text: SearchText,
   need: number,
   source: StreamSource,
+  below = Infinity,
 ): Promise<TieredItem[]> {
   // One word within the cap: its keys are one range in tier order, then creation order.
   const one = oneRange(text);
-  if (one !== undefined) return rangeMatches(tiersRange(one), need, source);
-  const keys = wordKeysOf(def, text);
+  if (one !== undefined) return rangeMatches(tiersRange(one, below), need, source);
+  // Postings serve the words tiers (3, 4, 13 and later), not the first two.
+  const keys = below > 3 ? wordKeysOf(def, text) : [];
   let pending = tierStreams(def, text, keys.length > 0 ? await source.postings(keys) : undefined);
+  if (below !== Infinity) pending = pending.filter((stream) => stream.tier < below);
   const found: TieredItem[] = [];
   while (pending.length > 0) {
     const { byTier, cut } = await readInOrder(source, pending, need);
@@ -112,13 +114,19 @@ async function rangeMatches(
   source: StreamSource,
 ): Promise<TieredItem[]> {
   const found: TieredItem[] = [];
-  const seen = new Set<number>();
+  // The rows of one key are distinct items: the seqs are kept only from the second key read on.
+  let firstKey: string | undefined;
+  let seen: Set<number> | undefined;
   let after: RangeRow | undefined;
   for (;;) {
     const rows = await source.range(range, need, after);
     for (const row of rows) {
-      if (seen.has(row.seq)) continue;
-      seen.add(row.seq);
+      firstKey ??= row.key;
+      if (seen === undefined && row.key !== firstKey) seen = new Set(found.map((match) => match.seq));
+      if (seen !== undefined) {
+        if (seen.has(row.seq)) continue;
+        seen.add(row.seq);
+      }
       found.push(row);
       if (found.length === need) return found;
     }
@@ -149,25 +157,4 @@ async function readInOrder(
     else byTier.set(row.tier, [row]);
   }
   return { byTier, cut };
-}
-
-/** A resource's place in a tier of /search: dogs, owners, veterinarians, foods (SPEC §5). */
-const resourceOrder = new Map(resources.map((def, index) => [def, index]));
-
-/**
- * Merges each resource's first `offset + limit + 1` matches into one page: by tier, then
- * resource, then creation order. Matches beyond the page mean a next page exists.
- */
-export function mergeTiered(
-  perType: ReadonlyArray<{ def: ResourceDef; matches: readonly TieredItem[] }>,
-  query: { readonly limit: number; readonly offset: number },
-): { hits: SearchHit[]; hasMore: boolean } {
-  const all: Array<TieredItem & { def: ResourceDef; order: number }> = [];
-  for (const { def, matches } of perType) {
-    const order = resourceOrder.get(def) ?? 0;
-    for (const match of matches) all.push({ ...match, def, order });
-  }
-  all.sort((a, b) => a.tier - b.tier || a.order - b.order || a.seq - b.seq);
-  const page = all.slice(query.offset, query.offset + query.limit);
-  return { hits: page.map(({ def, item }) => ({ def, item })), hasMore: all.length > query.offset + query.limit };
 }

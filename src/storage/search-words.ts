@@ -5,6 +5,9 @@ const SPECIAL: Readonly<Record<string, string>> = { ø: 'o', ß: 'ss', æ: 'ae',
 const SPECIAL_RE = /[øßæœłđı]/g;
 const MARKS = /\p{M}+/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
+/** Text of printable ASCII alone: NFKD leaves it as it is and it has no marks, so lower case and ASCII words fold it. */
+const ASCII = /^[\x20-\x7e]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
 
 /** NFKD, combining marks removed, lower case, then the special letters: `Tromsø` → `tromso`. */
 function fold(text: string): string {
@@ -17,5 +20,7 @@ function fold(text: string): string {
 
 /** The folded words of a text: maximal runs of letters and digits. */
 export function words(text: string): string[] {
+  // Most names, colours and towns are ASCII: the search checks each row it reads (tierOf), so they skip NFKD.
+  if (ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
   return fold(text).match(WORD) ?? [];
 }

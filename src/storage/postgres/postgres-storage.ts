@@ -12,7 +12,8 @@ import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { answerParams, IDEMPOTENCY_SQL, IdempotencyPolicy, keyParams } from '../idempotency-keys.js';
 import { jsonPage, toItem } from '../items.js';
 import { searchText, tierOfKey } from '../search-keys.js';
-import { mergeTiered, POSTINGS_BOUND, tieredMatches, type StreamSource, type TieredItem } from '../search-tiers.js';
+import { searchResources } from '../search-merge.js';
+import { POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
 import type {
   Criteria,
   IdempotencyClaim,
@@ -214,14 +215,7 @@ export class PostgresStorage implements Storage {
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const text = searchText(query.q);
     if (text === undefined) return { hits: [], hasMore: false };
-    const need = query.offset + query.limit + 1;
-    const perType = await Promise.all(
-      query.types.map(async (def): Promise<{ def: ResourceDef; matches: TieredItem[] }> => ({
-        def,
-        matches: await tieredMatches(def, text, need, this.streams(def, scope, { filters: [] })),
-      })),
-    );
-    return mergeTiered(perType, query);
+    return searchResources(query.types, text, query, (def) => this.streams(def, scope, { filters: [] }));
   }
 
   claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {

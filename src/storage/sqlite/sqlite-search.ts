@@ -3,7 +3,8 @@ import { representedFields, type FieldValue, type ResourceDef } from '../../reso
 import { resourceByName } from '../../resources/index.js';
 import { toItem } from '../items.js';
 import { searchText, tierOfKey } from '../search-keys.js';
-import { mergeTiered, POSTINGS_BOUND, tieredMatches, type StreamSource, type TieredItem } from '../search-tiers.js';
+import { searchResources } from '../search-merge.js';
+import { POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
 import {
   tenantScope,
   type Criteria,
@@ -18,6 +19,9 @@ import { SEARCH_INDEXED } from './sqlite-migrations.js';
 import { postingsQuery, rangeQuery, selectList, streamsQuery, whereClause } from './sqlite-sql.js';
 import type { SqliteWrites } from './sqlite-writes.js';
 import type { Statements } from './statements.js';
+
+/** A global search's criteria: none. */
+const NO_CRITERIA: Criteria = { filters: [] };
 
 /** Items read at a time when the stored items are indexed. */
 const INDEX_BATCH = 1000;
@@ -37,16 +41,11 @@ export class SqliteSearch {
     return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
   }
 
-  /** Each resource's first `offset + limit + 1` matches, merged by tier (search-tiers.ts). */
+  /** Each resource's first `offset + limit + 1` matches, merged by tier (search-merge.ts). */
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const text = searchText(query.q);
     if (text === undefined) return { hits: [], hasMore: false };
-    const need = query.offset + query.limit + 1;
-    const perType: Array<{ def: ResourceDef; matches: TieredItem[] }> = [];
-    for (const def of query.types) {
-      perType.push({ def, matches: await tieredMatches(def, text, need, this.streams(def, scope, { filters: [] })) });
-    }
-    return mergeTiered(perType, query);
+    return searchResources(query.types, text, query, (def) => this.streams(def, scope, NO_CRITERIA));
   }
 
   /** The items stored before the search index existed get their keys, in the transaction that creates it. */
@@ -101,9 +100,16 @@ export class SqliteSearch {
         });
       },
       postings: async (keys) => {
-        const args = tenant === undefined ? keys : keys.flatMap((key) => [tenant, key]);
+        let args: readonly string[] = keys;
+        if (tenant !== undefined) {
+          const both: string[] = [];
+          for (const key of keys) both.push(tenant, key);
+          args = both;
+        }
         const [counts] = this.rows(postingsQuery(def, keys.length, POSTINGS_BOUND, tenant !== undefined), args);
-        return new Map(keys.map((key, index) => [key, Number(counts![index])]));
+        const postings = new Map<string, number>();
+        for (let index = 0; index < keys.length; index += 1) postings.set(keys[index]!, Number(counts![index]));
+        return postings;
       },
     };
   }

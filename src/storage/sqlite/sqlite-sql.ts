@@ -133,9 +133,19 @@ function streamsText(
 
 /** How many postings each of `count` keys has, up to `bound` (parameters, per key: the tenant with `tenant`, the key). */
 export function postingsQuery(def: ResourceDef, count: number, bound: number, tenant: boolean): string {
-  const one = `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant ? 'tenant_id = ? AND ' : ''}key = ? LIMIT ${Math.trunc(bound)}))`;
-  return `SELECT ${Array.from({ length: count }, () => one).join(', ')}`;
+  // Kept by shape, as the stream texts are: two words give 30 keys, a text of 2 KiB to build and hash again.
+  const texts = postingsTexts(def);
+  const shape = (Math.trunc(count) * 1024 + Math.trunc(bound)) * 2 + (tenant ? 1 : 0);
+  let text = texts.get(shape);
+  if (text === undefined) {
+    if (texts.size >= STREAM_TEXTS) texts.clear();
+    const one = `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant ? 'tenant_id = ? AND ' : ''}key = ? LIMIT ${Math.trunc(bound)}))`;
+    text = `SELECT ${Array.from({ length: count }, () => one).join(', ')}`;
+    texts.set(shape, text);
+  }
+  return text;
 }
+const postingsTexts = perDefinition((_def: ResourceDef) => new Map<number, string>());
 
 function marks(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
@@ -147,6 +157,20 @@ function marks(count: number): string {
  * row's key and seq (from being its key), the params of `where`, the limit).
  */
 export function rangeQuery(def: ResourceDef, where: string, tenant: boolean, after: boolean): string {
+  // Kept by shape: /search builds one for each resource of each request.
+  const texts = rangeTexts(def);
+  const shape = `${tenant ? 't' : 'p'}${after ? 'a' : 'f'}${where}`;
+  let text = texts.get(shape);
+  if (text === undefined) {
+    if (texts.size >= STREAM_TEXTS) texts.clear();
+    text = rangeText(def, where, tenant, after);
+    texts.set(shape, text);
+  }
+  return text;
+}
+const rangeTexts = perDefinition((_def: ResourceDef) => new Map<string, string>());
+
+function rangeText(def: ResourceDef, where: string, tenant: boolean, after: boolean): string {
   // Read on after a row: from its key, the rows of that key after its seq.
   return `SELECT ${selectList(def)}, k.seq, k.key FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq
     WHERE ${tenant ? 'k.tenant_id = ? AND ' : ''}k.key >= ? AND k.key < ?${after ? ' AND (k.key > ? OR k.seq > ?)' : ''} AND ${where}

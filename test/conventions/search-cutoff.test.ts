@@ -1,0 +1,87 @@
+// /search reads its resources in order and stops each one at the tier where the page is already full (SPEC §5).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dogs } from '../../src/resources/dogs.js';
+import { resources } from '../../src/resources/index.js';
+import { build, createItem as create, type TestApp } from '../helper.js';
+
+/** The hits of a /search as `kind:name`. */
+async function names(api: TestApp, url: string): Promise<string[]> {
+  const response = await api.request({ url });
+  assert.equal(response.statusCode, 200, url);
+  return response.json().results.map((entry: Record<string, { name: string }>) => {
+    const [kind, item] = Object.entries(entry)[0]!;
+    return `${kind}:${item.name}`;
+  });
+}
+
+test('/search reads no resource after the one that filled the page in tier 1', async (t) => {
+  const api = await build(t);
+  for (let n = 0; n < 3; n += 1) await create(api, 'dogs', { name: 'Rex' });
+  await create(api, 'owners', { name: 'Rex' });
+  await create(api, 'foods', { name: 'Rex' });
+  const scope = { kind: 'tenant', tenantId: api.credentials.tenantId } as const;
+  const statements = async (limit: number, types = resources): Promise<number> => {
+    const before = api.storage.queryCount;
+    await api.storage.search(scope, { q: 'rex', types, limit, offset: 0 });
+    return api.storage.queryCount - before;
+  };
+  // Three dogs in tier 1 fill a page of two and its look-ahead: owners, veterinarians and foods cannot come before.
+  assert.equal(await statements(2), 1);
+  assert.equal(await statements(2, [dogs]), 1);
+  // A page of three needs a fourth hit: the owner is it, in tier 1 too. A page of four reads every resource.
+  assert.equal(await statements(3), 2);
+  assert.equal(await statements(4), 4);
+});
+
+test('/search pages are the same whether a later resource is read in full or only before the cut', async (t) => {
+  const api = await build(t);
+  // Dogs in tiers 1, 1, 2 (Rexa starts with rex), 4 (a word of the name starts with rex); owners and foods in 1 and 2.
+  await create(api, 'dogs', { name: 'Rex' });
+  await create(api, 'owners', { name: 'Rexford' });
+  await create(api, 'dogs', { name: 'Rex' });
+  await create(api, 'foods', { name: 'Rex' });
+  await create(api, 'dogs', { name: 'Rexa' });
+  await create(api, 'owners', { name: 'Rex' });
+  await create(api, 'dogs', { name: 'Big Rexy' });
+  const all = ['dog:Rex', 'dog:Rex', 'owner:Rex', 'food:Rex', 'dog:Rexa', 'owner:Rexford', 'dog:Big Rexy'];
+  assert.deepEqual(await names(api, '/v2/search?q=rex'), all);
+  for (const limit of [1, 2, 3, 4]) {
+    const pages: string[] = [];
+    for (let offset = 0; offset < all.length; offset += limit)
+      pages.push(...(await names(api, `/v2/search?q=rex&limit=${limit}&offset=${offset}`)));
+    assert.deepEqual(pages, all, `limit ${limit}`);
+  }
+  // The next link: present while hits remain after the page, also when the cut left a resource unread.
+  const first = await api.request({ url: '/v2/search?q=rex&limit=2' });
+  assert.match(String(first.headers.link), /rel="next"/);
+  const last = await api.request({ url: '/v2/search?q=rex&limit=2&offset=6' });
+  assert.doesNotMatch(String(last.headers.link ?? ''), /rel="next"/);
+});
+
+test("/search of several words reads a later resource's streams before the cut alone, with the same pages", async (t) => {
+  const api = await build(t);
+  await create(api, 'owners', { name: 'Rex', location: 'Oslo' });
+  await create(api, 'dogs', { name: 'Rex Oslo Two' });
+  await create(api, 'owners', { name: 'Rex Oslo' });
+  await create(api, 'dogs', { name: 'Rex Oslo' });
+  // A page of one: the dogs (postings, then streams) hold two hits up to tier 2, so the owners read their tier 1
+  // alone, without counting postings (they serve the words tiers); with theirs, two hits are in tier 1, and
+  // veterinarians and foods are not read.
+  const scope = { kind: 'tenant', tenantId: api.credentials.tenantId } as const;
+  const before = api.storage.queryCount;
+  const { hits } = await api.storage.search(scope, { q: 'rex oslo', types: resources, limit: 1, offset: 0 });
+  assert.equal(api.storage.queryCount - before, 3);
+  assert.deepEqual(
+    hits.map(({ def, item }) => `${def.singular}:${String(item.name)}`),
+    ['dog:Rex Oslo'],
+  );
+  const all = ['dog:Rex Oslo', 'owner:Rex Oslo', 'dog:Rex Oslo Two', 'owner:Rex'];
+  assert.deepEqual(await names(api, '/v2/search?q=rex%20oslo'), all);
+  for (const limit of [1, 2, 3]) {
+    const pages: string[] = [];
+    for (let offset = 0; offset < all.length; offset += limit)
+      pages.push(...(await names(api, `/v2/search?q=rex%20oslo&limit=${limit}&offset=${offset}`)));
+    assert.deepEqual(pages, all, `limit ${limit}`);
+  }
+});
