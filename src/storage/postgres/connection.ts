@@ -66,9 +66,7 @@ export function postgresFailure(error: unknown, closed = false): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (error instanceof postgres.PostgresError && typeof code === 'string') {
     kind = SQLSTATE_FAILURES[code] ?? (code === '08P01' ? undefined : SQLSTATE_FAILURES[code.slice(0, 2)]);
-  } else if (typeof code === 'string' && (NETWORK_FAILURES.has(code) || DRIVER_FAILURES.has(code))) {
-    kind = 'unavailable';
-  } else if (closed) {
+  } else if (closed || isDriverFailure(error)) {
     kind = 'unavailable';
   }
   return kind ? new StorageError(kind, { cause: error }) : error;
