@@ -1,7 +1,7 @@
 // A tenant's number of items per resource, kept in `resource_counts` by every create and delete in its own
 // transaction (migration 10), so that a count without criteria reads a few rows instead of counting the tenant's rows;
 // and a count of search text alone, read from the search keys without a row.
-import { matchRanges, searchText } from './search-keys.js';
+import { matchRanges, matchSet, searchText } from './search-keys.js';
 import type { Criteria, Scope, TenantScope } from './storage.js';
 
 /**
@@ -42,13 +42,9 @@ export function keyCount(def: { readonly name: string }, scope: Scope, criteria:
   const text = searchText(criteria.q);
   if (text === undefined) return 0;
   const ranges = matchRanges(text);
-  const selects = ranges.map(
-    (_, index) =>
-      `SELECT m.seq FROM ${def.name}_search_keys m WHERE m.tenant_id = $${3 * index + 1} AND m.key >= ` +
-      `$${3 * index + 2} AND m.key < $${3 * index + 3}`,
-  );
-  // An item has several keys in a word's range (one per field and tier it is found in): INTERSECT keeps each once.
-  const set =
-    selects.length === 1 ? selects[0]!.replace('SELECT m.seq', 'SELECT DISTINCT m.seq') : selects.join(' INTERSECT ');
-  return { sql: `SELECT count(*) FROM (${set}) k`, params: ranges.flatMap(([from, to]) => [scope.tenantId, from, to]) };
+  const params: string[] = [];
+  const set = matchSet(def.name, ranges, scope.tenantId, (value) => `$${params.push(value)}`);
+  // One word's range holds an item once per field and tier it is found in; an INTERSECT of several is distinct.
+  const distinct = ranges.length === 1 ? `SELECT DISTINCT k.seq FROM (${set}) k` : set;
+  return { sql: `SELECT count(*) FROM (${distinct}) d`, params };
 }

@@ -244,6 +244,28 @@ export function matchRanges(text: SearchText): Array<readonly [string, string]> 
   );
 }
 
+/**
+ * The SQL of the seqs of `table`'s items that match search text, for count and a sorted `q`: each word's range of keys
+ * (matchRanges), in the tenant's keys when `tenantId` is given, intersected. As one `IN` per word, SQLite looked the
+ * rows up by both lists at once, every seq of one word with every seq of the other (7 s for `rex oslo` and a colour
+ * at 100,000 dogs). `bind` records a parameter and gives its placeholder, in the order the text reads them. Within one
+ * word's range an item may have several keys (one per field and tier it is found in): only an INTERSECT keeps each
+ * item once.
+ */
+export function matchSet(
+  table: string,
+  ranges: ReadonlyArray<readonly [string, string]>,
+  tenantId: string | undefined,
+  bind: (value: string) => string,
+): string {
+  return ranges
+    .map(([from, to]) => {
+      const owner = tenantId === undefined ? '' : `m.tenant_id = ${bind(tenantId)} AND `;
+      return `SELECT m.seq FROM ${table}_search_keys m WHERE ${owner}m.key >= ${bind(from)} AND m.key < ${bind(to)}`;
+    })
+    .join(' INTERSECT ');
+}
+
 /** The first tier an item qualifies for (SPEC §5), or undefined when it does not match. */
 export function tierOf(def: ResourceDef, item: Item, text: SearchText): number | undefined {
   // Run on each row a multi-word search reads: loops rather than closures, and no copy of the fields' words.

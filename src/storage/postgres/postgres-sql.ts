@@ -3,7 +3,7 @@ import { columnOf, representedFields, type AssociationDef, type ResourceDef } fr
 import type { Filter, Sort } from '../../query/collection.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import type { Criteria, ListQuery, Scope } from '../storage.js';
-import { matchRanges, searchText, type TierStream } from '../search-keys.js';
+import { matchRanges, matchSet, searchText, type TierStream } from '../search-keys.js';
 
 /** Positional parameters collected while a statement is written: add() gives the placeholder of a value. */
 export class Params {
@@ -89,13 +89,8 @@ export function whereClause(
     // Ranked pages read the tiers instead (streamsQuery).
     const text = searchText(criteria.q);
     if (text === undefined) return undefined;
-    // The words' sets intersected in one subquery, as on SQLite (sqlite-sql.ts matchClause).
-    const owner = scope.kind === 'tenant' ? `m.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
-    const sets = matchRanges(text).map(
-      ([from, to]) =>
-        `SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key >= ${params.add(from)} AND m.key < ${params.add(to)}`,
-    );
-    clauses.push(`t.seq IN (${sets.join(' INTERSECT ')})`);
+    const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined;
+    clauses.push(`t.seq IN (${matchSet(def.name, matchRanges(text), tenantId, (value) => params.add(value))})`);
   }
   return { where: clauses.length > 0 ? clauses.join(' AND ') : 'true' };
 }

@@ -1,7 +1,7 @@
 // SQL text for the SQLite backend, built from resource definitions (statements are cached by this text).
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
 import { perDefinition } from '../../resources/per-definition.js';
-import { matchRanges, searchText, type SearchText, type TierStream } from '../search-keys.js';
+import { matchRanges, matchSet, searchText, type SearchText, type TierStream } from '../search-keys.js';
 import type { Criteria, Scope } from '../storage.js';
 
 /**
@@ -88,23 +88,33 @@ export function streamsQuery(
   after: boolean,
   tenant: boolean,
 ): string {
-  // The text is kept by its shape: built and hashed once, where a text of a dozen members built for each search
-  // would be hashed again at each look-up in the statement cache.
+  // A text of a dozen members, kept by its shape (KeptTexts).
   let shape = `${def.name} ${after} ${tenant} ${where}`;
   for (const { tier, keys, also } of streams)
     shape += ` ${tier}:${keys.length}:${also.map((set) => set.length).join()}`;
-  let text = streamTexts.get(shape);
-  if (text === undefined) {
-    if (streamTexts.size >= STREAM_TEXTS) streamTexts.clear();
-    text = streamsText(def, where, streams, after, tenant);
-    streamTexts.set(shape, text);
-  }
-  return text;
+  return streamTexts.get(shape) ?? streamTexts.keep(shape, streamsText(def, where, streams, after, tenant));
 }
 
-/** The stream texts kept; a client's filters could make more shapes, so the set is bounded. */
-const STREAM_TEXTS = 256;
-const streamTexts = new Map<string, string>();
+/**
+ * SQL texts kept by their shape: built and hashed once, where a long text built for each request would be hashed
+ * again at each look-up in the statement cache. A client's filters could make more shapes, so a set is bounded.
+ */
+class KeptTexts<Shape> {
+  private static readonly BOUND = 256;
+  private readonly texts = new Map<Shape, string>();
+
+  get(shape: Shape): string | undefined {
+    return this.texts.get(shape);
+  }
+
+  keep(shape: Shape, text: string): string {
+    if (this.texts.size >= KeptTexts.BOUND) this.texts.clear();
+    this.texts.set(shape, text);
+    return text;
+  }
+}
+
+const streamTexts = new KeptTexts<string>();
 
 function streamsText(
   def: ResourceDef,
@@ -133,19 +143,15 @@ function streamsText(
 
 /** How many postings each of `count` keys has, up to `bound` (parameters, per key: the tenant with `tenant`, the key). */
 export function postingsQuery(def: ResourceDef, count: number, bound: number, tenant: boolean): string {
-  // Kept by shape, as the stream texts are: two words give 30 keys, a text of 2 KiB to build and hash again.
+  // Kept by shape (KeptTexts): two words give 30 keys, a text of 2 KiB to build and hash again.
   const texts = postingsTexts(def);
   const shape = (Math.trunc(count) * 1024 + Math.trunc(bound)) * 2 + (tenant ? 1 : 0);
-  let text = texts.get(shape);
-  if (text === undefined) {
-    if (texts.size >= STREAM_TEXTS) texts.clear();
-    const one = `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant ? 'tenant_id = ? AND ' : ''}key = ? LIMIT ${Math.trunc(bound)}))`;
-    text = `SELECT ${Array.from({ length: count }, () => one).join(', ')}`;
-    texts.set(shape, text);
-  }
-  return text;
+  const kept = texts.get(shape);
+  if (kept !== undefined) return kept;
+  const one = `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant ? 'tenant_id = ? AND ' : ''}key = ? LIMIT ${Math.trunc(bound)}))`;
+  return texts.keep(shape, `SELECT ${Array.from({ length: count }, () => one).join(', ')}`);
 }
-const postingsTexts = perDefinition((_def: ResourceDef) => new Map<number, string>());
+const postingsTexts = perDefinition((_def: ResourceDef) => new KeptTexts<number>());
 
 function marks(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
@@ -157,18 +163,12 @@ function marks(count: number): string {
  * row's key and seq (from being its key), the params of `where`, the limit).
  */
 export function rangeQuery(def: ResourceDef, where: string, tenant: boolean, after: boolean): string {
-  // Kept by shape: /search builds one for each resource of each request.
+  // Kept by shape (KeptTexts): /search builds one for each resource of each request.
   const texts = rangeTexts(def);
   const shape = `${tenant ? 't' : 'p'}${after ? 'a' : 'f'}${where}`;
-  let text = texts.get(shape);
-  if (text === undefined) {
-    if (texts.size >= STREAM_TEXTS) texts.clear();
-    text = rangeText(def, where, tenant, after);
-    texts.set(shape, text);
-  }
-  return text;
+  return texts.get(shape) ?? texts.keep(shape, rangeText(def, where, tenant, after));
 }
-const rangeTexts = perDefinition((_def: ResourceDef) => new Map<string, string>());
+const rangeTexts = perDefinition((_def: ResourceDef) => new KeptTexts<string>());
 
 function rangeText(def: ResourceDef, where: string, tenant: boolean, after: boolean): string {
   // Read on after a row: from its key, the rows of that key after its seq.
@@ -177,20 +177,10 @@ function rangeText(def: ResourceDef, where: string, tenant: boolean, after: bool
     ORDER BY k.key, k.seq LIMIT ${BOUND_INTEGER}`;
 }
 
-/**
- * The condition that an item matches search text (SPEC §5), for count and a sorted `q`: the item's seq among those of
- * every word's range of keys (search-keys.ts matchRanges), read from the search index of the tenant. The words' sets
- * are intersected in one subquery: as one `IN` per word, SQLite looked the rows up by both lists at once, every seq of
- * one word with every seq of the other (7 s for `rex oslo` and a colour at 100,000 dogs).
- */
+/** The condition that an item matches search text (SPEC §5), for count and a sorted `q` (search-keys.ts matchSet). */
 function matchClause(def: ResourceDef, text: SearchText, tenant: string | undefined, params: unknown[]): string {
-  const owner = tenant === undefined ? '' : 'm.tenant_id = ? AND ';
-  const sets = matchRanges(text).map(([from, to]) => {
-    if (tenant !== undefined) params.push(tenant);
-    params.push(from, to);
-    return `SELECT m.seq FROM ${def.name}_search_keys m WHERE ${owner}m.key >= ? AND m.key < ?`;
-  });
-  return `t.seq IN (${sets.join(' INTERSECT ')})`;
+  const bind = (value: string): string => (params.push(value), '?');
+  return `t.seq IN (${matchSet(def.name, matchRanges(text), tenant, bind)})`;
 }
 
 export function sortKey(field: string): string {
