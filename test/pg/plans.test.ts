@@ -11,6 +11,7 @@ import { resources } from '../../src/resources/index.js';
 import { adoptableDogs } from '../../src/routes/adoptions-routes.js';
 import type { AssociationDef } from '../../src/resources/definition.js';
 import { Connection, type Executor } from '../../src/storage/postgres/connection.js';
+import { batchedParams } from '../../src/storage/postgres/read-batch.js';
 import type { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import { PUBLIC_SCOPE, tenantScope, type ListQuery } from '../../src/storage/storage.js';
 import { createPostgresStorage, skipWithoutPostgres } from './databases.js';
@@ -27,11 +28,13 @@ interface Statement {
   readonly label: string;
   readonly sql: string;
   readonly params: readonly unknown[];
+  /** Sent through the connection's batched read (read-batch.ts): concurrent calls would share a statement. */
+  readonly batchable?: boolean;
 }
 
 /** Records every statement the storage's reads send, labelled with the call that sent it. */
 function recorder(storage: PostgresStorage): { statements: Statement[]; as(label: string): void } {
-  const db = (storage as unknown as { db: Executor }).db;
+  const db = (storage as unknown as { db: Connection }).db;
   const rows = db.rows.bind(db);
   const statements: Statement[] = [];
   let label = '';
@@ -39,7 +42,32 @@ function recorder(storage: PostgresStorage): { statements: Statement[]; as(label
     statements.push({ label, sql, params });
     return rows(sql, params);
   }) as Executor['rows'];
+  // The calls here come one at a time, so a batched read would be sent alone: recorded as such.
+  (db as { read: Connection['read'] }).read = ((sql: string, params: readonly unknown[]) => {
+    statements.push({ label, sql, params, batchable: true });
+    return rows(sql, params);
+  }) as Connection['read'];
   return { statements, as: (next) => void (label = next) };
+}
+
+/**
+ * Each statement as concurrent calls send it (read-batch.ts): two calls of the same values in one statement, for every
+ * text that can be batched. Its plan is explained as the statement's own.
+ */
+async function batchedForms(storage: PostgresStorage, statements: readonly Statement[]): Promise<Statement[]> {
+  const { batcher } = (storage as unknown as { db: Connection }).db;
+  const forms: Statement[] = [];
+  for (const { label, sql, params, batchable } of statements) {
+    if (!batchable) continue;
+    const batched = await batcher.shapeOf(sql);
+    if (batched)
+      forms.push({
+        label: `${label} (batched)`,
+        sql: batched.sql,
+        params: batchedParams(batched, [{ params }, { params }]),
+      });
+  }
+  return forms;
 }
 
 // Every read below must pass. A sort by a field other than name and createdAt has no index to read it in order from
@@ -52,7 +80,7 @@ function recorder(storage: PostgresStorage): { statements: Statement[]; as(label
  * yet. Such a sort is of the matches, not a walk of the tenant: it is allowed there, and nothing else is.
  */
 function sortsOfMatches(fault: string): boolean {
-  return /^[^,]*, count with q( \(generic plan\))?: Sort of \d+ rows$/.test(fault);
+  return /^[^,]*, count with q( \((generic plan|batched)\))*: Sort of \d+ rows$/.test(fault);
 }
 
 const page = (query: Partial<ListQuery> = {}): ListQuery => ({ filters: [], limit: 10, offset: 0, ...query });
@@ -147,6 +175,8 @@ function show(n: PlanNode, depth = 0): string {
 /** Each statement's faults, as the custom plan (with its values, run) and as the generic plan PostgreSQL may reuse. */
 async function explainAll(client: pg.Client, statements: readonly Statement[], when: string): Promise<string[]> {
   const found: string[] = [];
+  const parallel = (node: PlanNode): boolean =>
+    node['Node Type'].startsWith('Gather') || (node.Plans ?? []).some(parallel);
   for (const { label, sql, params } of statements) {
     const run = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
       `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
@@ -160,6 +190,9 @@ async function explainAll(client: pg.Client, statements: readonly Statement[], w
     if (process.env.PLANS_SHOW?.split(',').includes(label))
       process.stderr.write(`${label}, ${when}:\n${sql}\n${show(custom)}\n`);
     for (const fault of faults(custom)) found.push(`${when}, ${label}: ${fault}`);
+    // A batch's rows must come back call by call, each in its statement's order: one process, no Gather.
+    if (label.endsWith('(batched)') && (parallel(custom) || parallel(reused)))
+      found.push(`${when}, ${label}: a parallel plan`);
     // A prepared statement moves to its generic plan only when that is estimated about as cheap as the custom plans
     // (plancache.c); one estimated far dearer is never used, whatever it would do.
     if (reused['Total Cost'] <= 2 * custom['Total Cost'] + 10)
@@ -202,6 +235,11 @@ test(
     const { statements, as } = recorder(storage);
     await readEverything(storage, as);
     assert.ok(statements.length >= 24, `every read was recorded (${statements.length})`);
+    const batched = await batchedForms(storage, statements);
+    // Every text the storage reads through the batch can be batched (each has parameters of listed types).
+    assert.equal(batched.length, statements.filter((statement) => statement.batchable).length);
+    assert.ok(batched.length >= 20, `most reads batch (${batched.length})`);
+    statements.push(...batched);
     const found = await explainAll(client, statements, 'right after the bulk load');
     await client.query('ANALYZE');
     found.push(...(await explainAll(client, statements, 'after ANALYZE')));

@@ -2,6 +2,7 @@
 import postgres from 'postgres';
 import { defaultPgPoolSize } from '../../config.js';
 import { StorageError, type StorageErrorKind } from '../storage-error.js';
+import { ReadBatcher } from './read-batch.js';
 
 /** Runs SQL: rows come back as arrays of column values, in the order of the SELECT list. */
 export interface Executor {
@@ -131,6 +132,15 @@ export class Connection implements Executor {
   private readonly failed = (error: unknown): never => {
     throw postgresFailure(error, this.closed);
   };
+  /** Reads of one text made in the same event-loop turn, sent as one statement (read-batch.ts). */
+  readonly batcher = new ReadBatcher(
+    (sql, params) => this.rows(sql, params),
+    (sql) =>
+      this.sql
+        .unsafe(sql, [], NAMED)
+        .describe()
+        .then((described) => described.types, this.failed),
+  );
 
   /**
    * `poolSize` is PG_POOL_SIZE: the pool opens connections as queries wait for one, up to that many; PostgreSQL's
@@ -152,11 +162,17 @@ export class Connection implements Executor {
     });
   }
 
-  rows<Row extends unknown[] = unknown[]>(sql: string, params: readonly unknown[]): Promise<Row[]> {
-    return this.send(this.sql, sql, params)
+  rows = <Row extends unknown[] = unknown[]>(sql: string, params: readonly unknown[]): Promise<Row[]> =>
+    this.send(this.sql, sql, params)
       .values()
       .then(asRows<Row>, this.failed);
-  }
+
+  /**
+   * A read on the pool that may leave with the other reads of its text made in this turn of the event loop, as one
+   * statement (read-batch.ts): for statements that only read, outside a transaction.
+   */
+  readonly read = <Row extends unknown[] = unknown[]>(sql: string, params: readonly unknown[]): Promise<Row[]> =>
+    this.batcher.read(sql, params) as Promise<Row[]>;
 
   run(sql: string, params: readonly unknown[]): Promise<number> {
     return this.send(this.sql, sql, params).then(changed, this.failed);
