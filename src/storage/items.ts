@@ -30,12 +30,36 @@ export function toItem(names: readonly string[], row: readonly FieldValue[]): It
 
 /** A page's items as JSON texts of `fields` (Storage.listJson), for a backend that reads items first. */
 export function jsonPage(page: Page, fields: readonly string[]): JsonPage {
+  const keys = jsonKeys(fields);
   return {
     items: page.items.map((item) => {
-      const picked: Item = {};
-      for (const name of fields) picked[name] = item[name]!;
-      return JSON.stringify(picked);
+      let text = '';
+      for (let i = 0; i < fields.length; i += 1) text += keys[i]! + JSON.stringify(item[fields[i]!] ?? null);
+      return fields.length === 0 ? '{}' : `${text}}`;
     }),
     hasMore: page.hasMore,
   };
+}
+
+/**
+ * Rows read as arrays (columns in the order of `names`) as the JSON texts of `fields`, with no item made on the way:
+ * byte for byte what JSON.stringify writes for the item's fields in that order (every value is text or null).
+ */
+export function rowsAsJson(
+  names: readonly string[],
+  rows: ReadonlyArray<readonly FieldValue[]>,
+  fields: readonly string[],
+): string[] {
+  const keys = jsonKeys(fields);
+  const columns = fields.map((field) => names.indexOf(field));
+  return rows.map((row) => {
+    let text = '';
+    for (let i = 0; i < columns.length; i += 1) text += keys[i]! + JSON.stringify(row[columns[i]!] ?? null);
+    return columns.length === 0 ? '{}' : `${text}}`;
+  });
+}
+
+/** Each field's `"name":`, the first after `{` and the others after a comma. */
+function jsonKeys(fields: readonly string[]): string[] {
+  return fields.map((field, index) => `${index === 0 ? '{' : ','}${JSON.stringify(field)}:`);
 }

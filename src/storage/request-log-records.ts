@@ -1,7 +1,15 @@
 // The request log's records in their packed form: the recorder appends each request's fields to a byte buffer (no
 // object per request, nothing for the garbage collector to trace or promote), a flush hands the buffer over as one
 // batch, SQLite stores each app's bytes as one row, and the portal's rare reads unpack them.
-import { hourOf, statusClassOf, type RequestLogEntry, type StoredRequest } from './request-log-store.js';
+import {
+  hourOf,
+  pageOf,
+  statusClassOf,
+  type RequestLogEntry,
+  type RequestLogPage,
+  type RequestLogQuery,
+  type StoredRequest,
+} from './request-log-store.js';
 
 /**
  * A record: time (float64, ms), duration (float32, ms), status (uint16), code (uint16, 0 for none), version (uint8),
@@ -244,6 +252,34 @@ export function unpack(bytes: Buffer, caller: Caller, firstSeq: number): StoredR
     out.push({ seq: firstSeq + out.length, ...caller, ...fieldsAt(bytes, at) });
   }
   return out;
+}
+
+/**
+ * A page of one app's log gathered from its rows read newest first (both backends keep a row per flush and app): each
+ * row's records walked backwards, past the cursor, of the asked status class and request id.
+ */
+export class NewestFirst {
+  private readonly entries: StoredRequest[] = [];
+
+  constructor(private readonly query: RequestLogQuery) {}
+
+  /** Adds a row's records (oldest first, as unpack gives them); true once the page and one more are found. */
+  add(row: readonly StoredRequest[]): boolean {
+    const { before, statusClass, requestId, limit } = this.query;
+    for (let i = row.length - 1; i >= 0; i--) {
+      const entry = row[i]!;
+      if (before !== undefined && entry.seq >= before) continue;
+      if (statusClass !== undefined && statusClassOf(entry.status) !== statusClass) continue;
+      if (requestId !== undefined && entry.requestId !== requestId) continue;
+      this.entries.push(entry);
+      if (this.entries.length > limit) return true;
+    }
+    return false;
+  }
+
+  page(): RequestLogPage {
+    return pageOf(this.entries, this.query.limit);
+  }
 }
 
 /** The byte offset of record `index` of a row (its length when the row has fewer): where a trimmed row starts. */

@@ -10,6 +10,7 @@ import { listDocument } from '../../src/representation/document.js';
 import { defaultSelection } from '../../src/query/selection.js';
 import { jsonPage } from '../../src/storage/items.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
+import { createPostgresStorage, skipWithoutPostgres } from '../pg/databases.js';
 import type { ListQuery, TenantScope } from '../../src/storage/storage.js';
 
 const scope: TenantScope = { kind: 'tenant', tenantId: 'tenant-a' };
@@ -51,6 +52,34 @@ test('SQLite writes each item exactly as JSON.stringify does, for every characte
     assert.equal(page.hasMore, false);
   }
 });
+
+test(
+  'PostgreSQL writes each row exactly as JSON.stringify does for the item, without making the item',
+  { skip: skipWithoutPostgres },
+  async (t) => {
+    const { storage: store, database } = await createPostgresStorage();
+    t.after(async () => {
+      await store.close();
+      await database.drop();
+    });
+    // PostgreSQL's text holds neither NUL nor a lone surrogate (UTF-8): every other awkward character.
+    const texts = AWKWARD.filter((text) => !text.includes('\ud800')).map((text) => text.replace('\u0000', ''));
+    for (const text of texts) await store.create(dogs, scope, { name: `n${text}`, furColor: text, location: null });
+    const { items } = await store.list(dogs, scope, everything);
+    assert.equal(items.length, texts.length);
+    for (const fields of [representedFields(dogs), ['location', 'name', 'id'], ['furColor'], []]) {
+      const page = await store.listJson(dogs, scope, everything, fields);
+      assert.deepEqual(
+        page.items,
+        items.map((item) => picked(item, fields)),
+        `fields ${fields.join(',')}`,
+      );
+      assert.deepEqual(jsonPage({ items, hasMore: false }, fields), page);
+    }
+    const paged = await store.listJson(dogs, scope, { filters: [], limit: 2, offset: 1 }, ['name']);
+    assert.deepEqual(paged, { items: items.slice(1, 3).map((item) => picked(item, ['name'])), hasMore: true });
+  },
+);
 
 test('listJson pages like list: same order, limit, offset, hasMore, filters and search', async (t) => {
   const store = await storage(t);

@@ -3,6 +3,8 @@
 import { representedFields, type FieldValue } from '../../resources/definition.js';
 import { resourceByName } from '../../resources/index.js';
 import { toItem } from '../items.js';
+import { batchOf } from '../request-log-records.js';
+import { PACKED_INSERT, packedParams } from './postgres-request-log.js';
 import { itemKeys } from '../search-keys.js';
 import { migrations, SEARCH_INDEXED } from './postgres-migrations.js';
 import { selectList } from './postgres-sql.js';
@@ -10,6 +12,8 @@ import { connectionKept, type Connection, type Executor } from './connection.js'
 
 /** The migration that creates the search index (postgres-migrations.ts). */
 const SEARCH_KEYS_VERSION = 8;
+/** The migration that packs the request log (postgres-migrations.ts). */
+const PACKED_LOG_VERSION = 12;
 /** Items read, and their keys written, per statement when the stored items are indexed. */
 const ITEMS_PER_BATCH = 500;
 
@@ -45,6 +49,7 @@ export async function runMigrations(connection: Connection): Promise<void> {
       // Several statements in one text: the simple protocol (unsafe without parameters).
       await sql.unsafe(migration.sql);
       if (migration.version === SEARCH_KEYS_VERSION) await indexStoredItems(client);
+      if (migration.version === PACKED_LOG_VERSION) await packStoredRequests(client);
       await client.run('INSERT INTO schema_migrations (version, description) VALUES ($1, $2)', [
         migration.version,
         migration.description,
@@ -110,3 +115,57 @@ export async function indexStoredItems(client: Executor): Promise<void> {
     }
   }
 }
+
+/**
+ * The requests logged one row each before migration 12 become packed rows, in each app's seq order (so in the order
+ * of their new seqs), a buffer's worth at a time; then their table goes.
+ */
+export async function packStoredRequests(client: Executor): Promise<void> {
+  let after: unknown[] = ['', '', 0];
+  for (;;) {
+    const rows = await client.rows<UnpackedRow>(
+      `SELECT tenant_id, client_id, seq, time, method, path, version, status, code, message, duration_ms, request_id
+        FROM request_log_unpacked WHERE (tenant_id, client_id, seq) > ($1, $2, $3)
+        ORDER BY tenant_id, client_id, seq LIMIT ${REQUESTS_PER_BATCH}`,
+      after,
+    );
+    if (rows.length === 0) break;
+    const batch = batchOf(
+      rows.map(([tenantId, clientId, , time, method, path, version, status, code, message, durationMs, requestId]) => ({
+        tenantId,
+        clientId,
+        time: Number(time),
+        method,
+        path,
+        version,
+        status,
+        code,
+        message,
+        durationMs,
+        requestId,
+      })),
+    );
+    for (const app of batch.apps()) await client.run(PACKED_INSERT, packedParams(app));
+    const last = rows[rows.length - 1]!;
+    after = [last[0], last[1], last[2]];
+  }
+  await client.run('DROP TABLE request_log_unpacked', []);
+}
+
+/** Requests packed per statement when the log is packed: a flush's worth. */
+const REQUESTS_PER_BATCH = 2000;
+
+type UnpackedRow = [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  number,
+  number | null,
+  string | null,
+  number,
+  string,
+];

@@ -1,27 +1,50 @@
-// The request log in the PostgreSQL database: a batch is one multi-row INSERT (unnest of arrays), reads by index.
+// The request log in the PostgreSQL database: as on SQLite, one row per flush and app holding the records as the
+// recorder packed them (request-log-records.ts); the portal's rare reads unpack. Several nodes write, so a row's seqs
+// are a block of a shared sequence rather than an app's running count.
 import {
-  pageOf,
-  statusClassOf,
+  hourOf,
+  usageOf,
   type RequestLogPage,
   type RequestLogQuery,
   type RequestLogStore,
-  hourOf,
-  usageOf,
-  type StoredRequest,
   type UsageCount,
 } from '../request-log-store.js';
-import type { RequestLogBatch } from '../request-log-records.js';
+import {
+  NewestFirst,
+  offsetOf,
+  olderThan,
+  packedRow,
+  unpack,
+  type Caller,
+  type HourCount,
+  type PackedApp,
+  type RequestLogBatch,
+} from '../request-log-records.js';
 import type { TenantScope } from '../storage.js';
-import type { Connection } from './connection.js';
+import type { Connection, Executor, Transaction } from './connection.js';
+
+/**
+ * Seqs per row: a row's records are `first_seq … first_seq + count − 1`, and `first_seq` is a multiple of this from
+ * the sequence `request_log_rows` (one nextval per row, so nodes never wait for each other). A flush holds at most a
+ * buffer's records (2,000); a longer run of one app is written as several rows.
+ */
+export const SEQS_PER_ROW = 65536;
 
 const COLUMNS =
-  'seq, tenant_id, client_id, time, method, path, version, status, code, message, duration_ms, request_id';
+  'tenant_id, client_id, first_seq, count, first_time, last_time, count_2xx, count_3xx, count_4xx, count_5xx, entries';
 
-// One statement text whatever the batch's size, so it is prepared once.
-const INSERT =
-  'INSERT INTO request_log (tenant_id, client_id, time, method, path, version, status, status_class, code, ' +
-  'message, duration_ms, request_id) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], ' +
-  '$5::text[], $6::integer[], $7::integer[], $8::integer[], $9::integer[], $10::text[], $11::float8[], $12::text[])';
+/** A packed row, its seqs a new block. */
+export const PACKED_INSERT = `INSERT INTO request_log (${COLUMNS})
+  VALUES ($1, $2, nextval('request_log_rows') * ${SEQS_PER_ROW}, $3, $4, $5, $6, $7, $8, $9, $10)`;
+
+/**
+ * A row replaced by its records after the first few (pruning): only if it is still there, so that two nodes pruning
+ * the same app at once trim it once. Gives 1 when this statement trimmed it.
+ */
+const TRIM = `WITH gone AS (DELETE FROM request_log WHERE tenant_id = $1 AND client_id = $2 AND first_seq = $3 RETURNING 1),
+  kept AS (INSERT INTO request_log (${COLUMNS})
+    SELECT $1, $2, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM gone WHERE $5::integer > 0)
+  SELECT count(*)::integer FROM gone`;
 
 const ADD_USAGE =
   'INSERT INTO request_usage (tenant_id, client_id, hour, count_2xx, count_3xx, count_4xx, count_5xx) ' +
@@ -35,105 +58,67 @@ const USAGE =
   'SELECT hour - hour % $1 AS start, sum(count_2xx), sum(count_3xx), sum(count_4xx), sum(count_5xx) ' +
   'FROM request_usage WHERE tenant_id = $2 AND client_id = $3 AND hour >= $4 GROUP BY start ORDER BY start';
 
-/** Rows turned into one array per column: the parameters of an `unnest` insert. */
-function columnsOf(rows: readonly unknown[][], width: number): unknown[][] {
-  const columns = Array.from({ length: width }, () => new Array<unknown>(rows.length));
-  rows.forEach((row, index) => row.forEach((value, column) => (columns[column]![index] = value)));
-  return columns;
+/**
+ * An app's row where its newest `$3` requests begin: the newest row whose requests and those of every newer row make
+ * at least `$3`, with how many of them are newer than it.
+ */
+const CUT = `SELECT first_seq, count, newer FROM (SELECT first_seq, count,
+    sum(count) OVER (ORDER BY first_seq DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS newer
+  FROM request_log WHERE tenant_id = $1 AND client_id = $2) r
+  WHERE coalesce(newer, 0) + count >= $3 ORDER BY first_seq DESC LIMIT 1`;
+
+/** Rows read per statement while a page is gathered (a row holds up to a flush of one app). */
+const ROWS_PER_READ = 8;
+
+type Row = [string, string, string, Buffer];
+
+/** A request_log row's key and records. */
+interface Stored {
+  readonly caller: Caller;
+  readonly firstSeq: number;
+  readonly entries: Buffer;
+}
+
+function storedOf([tenantId, clientId, firstSeq, entries]: Row): Stored {
+  return { caller: { tenantId, clientId }, firstSeq: Number(firstSeq), entries };
 }
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-type Row = [
-  string,
-  string,
-  string,
-  string,
-  string,
-  string,
-  number,
-  number,
-  number | null,
-  string | null,
-  number,
-  string,
-];
-
-function entryOf(row: Row): StoredRequest {
-  return {
-    seq: Number(row[0]),
-    tenantId: row[1],
-    clientId: row[2],
-    time: Number(row[3]),
-    method: row[4],
-    path: row[5],
-    version: row[6],
-    status: row[7],
-    code: row[8],
-    message: row[9],
-    durationMs: row[10],
-    requestId: row[11],
-  };
-}
-
 export class PostgresRequestLog implements RequestLogStore {
   constructor(private readonly db: Connection) {}
 
   async insertBatch(batch: RequestLogBatch): Promise<void> {
-    const columns = columnsOf(
-      batch
-        .entries()
-        .map((entry) => [
-          entry.tenantId,
-          entry.clientId,
-          entry.time,
-          entry.method,
-          entry.path,
-          entry.version,
-          entry.status,
-          statusClassOf(entry.status),
-          entry.code,
-          entry.message,
-          entry.durationMs,
-          entry.requestId,
-        ]),
-      12,
-    );
-    // Sorted, so that two nodes adding to the same hours take their row locks in the same order.
-    const hours = batch
-      .hours()
-      .sort((a, b) => compare(a.tenantId, b.tenantId) || compare(a.clientId, b.clientId) || a.hour - b.hour);
-    const usage = columnsOf(
-      hours.map(({ tenantId, clientId, hour, classes }) => [tenantId, clientId, hour, ...classes]),
-      7,
-    );
+    const apps = batch.apps();
+    const usage = usageColumns(batch.hours());
     await this.db.transaction(async (tx) => {
-      await tx.run(INSERT, columns);
-      await tx.run(ADD_USAGE, usage);
+      for (const app of apps) for (const row of rowsOf(app)) tx.queue(PACKED_INSERT, packedParams(row));
+      tx.queue(ADD_USAGE, usage);
     });
   }
 
   async list(scope: TenantScope, query: RequestLogQuery): Promise<RequestLogPage> {
-    let sql = `SELECT ${COLUMNS} FROM request_log WHERE tenant_id = $1 AND client_id = $2`;
+    let sql = `SELECT tenant_id, client_id, first_seq, entries FROM request_log WHERE tenant_id = $1 AND client_id = $2`;
     const params: unknown[] = [scope.tenantId, query.clientId];
-    if (query.statusClass !== undefined) {
-      params.push(query.statusClass);
-      sql += ` AND status_class = $${params.length}`;
-    }
+    // A row without a request of the class is skipped unread (StatusClass is 2 … 5: the column name is safe).
+    if (query.statusClass !== undefined) sql += ` AND count_${query.statusClass}xx > 0`;
+    // position() on the packed bytes finds the rows that can hold the id without unpacking the others.
     if (query.requestId !== undefined) {
-      params.push(query.requestId);
-      sql += ` AND request_id = $${params.length}`;
+      params.push(Buffer.from(query.requestId));
+      sql += ` AND position($${params.length}::bytea IN entries) > 0`;
     }
-    if (query.before !== undefined) {
-      params.push(query.before);
-      sql += ` AND seq < $${params.length}`;
+    // The row holding `before` starts below it; rows from there down are read a few at a time.
+    params.push(query.before ?? Number.MAX_SAFE_INTEGER);
+    sql += ` AND first_seq < $${params.length} ORDER BY first_seq DESC LIMIT ${ROWS_PER_READ}`;
+    const page = new NewestFirst(query);
+    for (;;) {
+      const rows = (await this.db.rows<Row>(sql, params)).map(storedOf);
+      for (const row of rows) if (page.add(unpack(row.entries, row.caller, row.firstSeq))) return page.page();
+      if (rows.length < ROWS_PER_READ) return page.page();
+      params[params.length - 1] = rows.at(-1)!.firstSeq;
     }
-    params.push(query.limit + 1);
-    sql += ` ORDER BY seq DESC LIMIT $${params.length}`;
-    const rows = await this.db.rows<Row>(sql, params);
-    return pageOf(rows.map(entryOf), query.limit);
   }
 
   async usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]> {
@@ -148,15 +133,90 @@ export class PostgresRequestLog implements RequestLogStore {
     usageBefore?: number,
   ): Promise<number> {
     if (usageBefore !== undefined) await this.db.run('DELETE FROM request_usage WHERE hour < $1', [usageBefore]);
-    let deleted = before === undefined ? 0 : await this.db.run('DELETE FROM request_log WHERE time < $1', [before]);
-    // Per app: everything below its keepPerApp-th newest seq, found by the (tenant_id, client_id, seq) index.
-    for (const { tenantId, clientId } of apps) {
-      deleted += await this.db.run(
-        'DELETE FROM request_log WHERE tenant_id = $1 AND client_id = $2 AND seq < (SELECT seq FROM request_log ' +
-          'WHERE tenant_id = $1 AND client_id = $2 ORDER BY seq DESC LIMIT 1 OFFSET $3)',
-        [tenantId, clientId, keepPerApp - 1],
-      );
-    }
+    let deleted = before === undefined ? 0 : await this.pruneOlder(before);
+    for (const app of apps) deleted += await this.pruneApp(app.tenantId, app.clientId, keepPerApp);
     return deleted;
   }
+
+  /**
+   * Deletes the requests older than `before`: the rows wholly older, then the old start of the rows across it (within
+   * an app seq order is time order). One pass over the rows' small columns, once a minute.
+   */
+  private async pruneOlder(before: number): Promise<number> {
+    const [[gone]] = await this.db.rows<[string]>(
+      'WITH gone AS (DELETE FROM request_log WHERE last_time < $1 RETURNING count) SELECT coalesce(sum(count), 0) FROM gone',
+      [before],
+    );
+    let deleted = Number(gone);
+    const across = await this.db.rows<Row>(
+      'SELECT tenant_id, client_id, first_seq, entries FROM request_log WHERE first_time < $1',
+      [before],
+    );
+    for (const row of across.map(storedOf)) deleted += await this.trim(this.db, row, olderThan(row.entries, before));
+    return deleted;
+  }
+
+  /** All but an app's newest `keep` requests: the rows wholly older than its cut, and the old start of the cut's row. */
+  private async pruneApp(tenantId: string, clientId: string, keep: number): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const [cut] = await tx.rows<[string, number, string | null]>(CUT, [tenantId, clientId, keep]);
+      if (!cut) return 0;
+      const [firstSeq, count, newer] = cut;
+      const [[gone]] = await tx.rows<[string]>(
+        `WITH gone AS (DELETE FROM request_log WHERE tenant_id = $1 AND client_id = $2 AND first_seq < $3 RETURNING count)
+          SELECT coalesce(sum(count), 0) FROM gone`,
+        [tenantId, clientId, firstSeq],
+      );
+      const drop = count - (keep - Number(newer ?? 0));
+      if (drop === 0) return Number(gone);
+      const [row] = await tx.rows<Row>(
+        'SELECT tenant_id, client_id, first_seq, entries FROM request_log WHERE tenant_id = $1 AND client_id = $2 AND first_seq = $3',
+        [tenantId, clientId, firstSeq],
+      );
+      return Number(gone) + (row ? await this.trim(tx, storedOf(row), drop) : 0);
+    });
+  }
+
+  /** Replaces a row by its requests after the first `drop` (the records' bytes sliced, not unpacked). */
+  private async trim(db: Executor | Transaction, row: Stored, drop: number): Promise<number> {
+    if (drop === 0) return 0;
+    const rest = packedRow(row.caller, row.entries.subarray(offsetOf(row.entries, drop)));
+    const [[trimmed]] = await db.rows<[number]>(TRIM, [
+      row.caller.tenantId,
+      row.caller.clientId,
+      row.firstSeq,
+      row.firstSeq + drop,
+      ...packedParams(rest).slice(2),
+    ]);
+    return trimmed === 1 ? drop : 0;
+  }
+}
+
+/** An app's records of a flush as rows of at most SEQS_PER_ROW − 1 records each (one, unless the flush was huge). */
+function rowsOf(app: PackedApp): PackedApp[] {
+  if (app.count < SEQS_PER_ROW) return [app];
+  const rows: PackedApp[] = [];
+  for (let done = 0; done < app.count; done += SEQS_PER_ROW - 1) {
+    const from = offsetOf(app.bytes, done);
+    rows.push(packedRow(app, app.bytes.subarray(from, offsetOf(app.bytes, done + SEQS_PER_ROW - 1))));
+  }
+  return rows;
+}
+
+/** PACKED_INSERT's parameters: the app, then count, time range, class counts and bytes. */
+export function packedParams({ tenantId, clientId, count, firstTime, lastTime, classes, bytes }: PackedApp): unknown[] {
+  return [tenantId, clientId, count, firstTime, lastTime, ...classes, bytes];
+}
+
+/**
+ * The hourly counts as unnest's columns, sorted, so that two nodes adding to the same hours take their row locks in
+ * the same order.
+ */
+function usageColumns(hours: HourCount[]): unknown[][] {
+  hours.sort((a, b) => compare(a.tenantId, b.tenantId) || compare(a.clientId, b.clientId) || a.hour - b.hour);
+  const columns: unknown[][] = Array.from({ length: 7 }, () => []);
+  for (const { tenantId, clientId, hour, classes } of hours) {
+    [tenantId, clientId, hour, ...classes].forEach((value, column) => columns[column]!.push(value));
+  }
+  return columns;
 }

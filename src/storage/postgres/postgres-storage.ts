@@ -10,7 +10,7 @@ import {
 import { resourceByName } from '../../resources/index.js';
 import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { answerParams, IDEMPOTENCY_SQL, IdempotencyPolicy, keyParams } from '../idempotency-keys.js';
-import { jsonPage, toItem } from '../items.js';
+import { jsonPage, rowsAsJson, toItem } from '../items.js';
 import { searchText, tierOfKey } from '../search-keys.js';
 import { searchResources } from '../search-merge.js';
 import { POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
@@ -103,13 +103,20 @@ export class PostgresStorage implements Storage {
 
   async list(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
     if (query.q !== undefined && !query.sort) return this.rankedPage(def, scope, query);
+    const { rows, hasMore } = await this.pageRows(def, scope, query);
+    const names = representedFields(def);
+    return { items: rows.map((row) => toItem(names, row)), hasMore };
+  }
+
+  /** A page's rows (limit + 1 read, to know whether more follow) in the order of representedFields. */
+  private async pageRows(def: ResourceDef, scope: Scope, query: ListQuery): Promise<{ rows: Row[]; hasMore: boolean }> {
     const params = new Params();
     const sql = listStatement(def, scope, query, params);
-    if (sql === undefined) return { items: [], hasMore: false };
-    const items = await this.readItems(def, sql, params.values, this.reader(scope, query));
-    const hasMore = items.length > query.limit;
-    if (hasMore) items.pop();
-    return { items, hasMore };
+    if (sql === undefined) return { rows: [], hasMore: false };
+    const rows = await this.reader(scope, query)<Row>(sql, params.values);
+    const hasMore = rows.length > query.limit;
+    if (hasMore) rows.pop();
+    return { rows, hasMore };
   }
 
   /** A page of search results in SPEC §5's tiers, read through the search index until the page is full. */
@@ -149,9 +156,14 @@ export class PostgresStorage implements Storage {
     };
   }
 
-  /** The driver hands values over as JavaScript strings anyway, so the texts are written from the items. */
+  /**
+   * The driver hands values over as JavaScript strings, so the texts are written from the rows as they come, with no
+   * item made on the way (rowsAsJson); a ranked page's from its items.
+   */
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
-    return jsonPage(await this.list(def, scope, query), fields);
+    if (query.q !== undefined && !query.sort) return jsonPage(await this.rankedPage(def, scope, query), fields);
+    const { rows, hasMore } = await this.pageRows(def, scope, query);
+    return { items: rowsAsJson(representedFields(def), rows, fields), hasMore };
   }
 
   /** A tenant's whole collection from the count its writes keep; anything narrower counted through its indexes. */

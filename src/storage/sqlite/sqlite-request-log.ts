@@ -2,8 +2,6 @@
 // request-log-records.ts), one range of rows per app, batches written through the storage's group commit; the
 // portal's rare reads unpack.
 import {
-  pageOf,
-  statusClassOf,
   type RequestLogPage,
   type RequestLogQuery,
   type RequestLogStore,
@@ -16,6 +14,7 @@ import type { TenantScope } from '../storage.js';
 import type { GroupCommit } from './group-commit.js';
 import type { Statements } from './statements.js';
 import {
+  NewestFirst,
   offsetOf,
   olderThan,
   packedRow,
@@ -90,19 +89,9 @@ export class SqliteRequestLog implements RequestLogStore {
       params.push(query.before);
     }
     sql += ' ORDER BY first_seq DESC';
-    const rows: StoredRequest[] = [];
-    for (const row of this.iterate<BatchRow>(sql, params)) {
-      const batch = unpackRow(row);
-      for (let i = batch.length - 1; i >= 0; i--) {
-        const entry = batch[i]!;
-        if (query.before !== undefined && entry.seq >= query.before) continue;
-        if (query.statusClass !== undefined && statusClassOf(entry.status) !== query.statusClass) continue;
-        if (query.requestId !== undefined && entry.requestId !== query.requestId) continue;
-        rows.push(entry);
-        if (rows.length > query.limit) return pageOf(rows, query.limit);
-      }
-    }
-    return pageOf(rows, query.limit);
+    const page = new NewestFirst(query);
+    for (const row of this.iterate<BatchRow>(sql, params)) if (page.add(unpackRow(row))) break;
+    return page.page();
   }
 
   async usage(scope: TenantScope, clientId: string, bucketMs: number, since: number): Promise<UsageCount[]> {

@@ -1,0 +1,221 @@
+// The request log's packed layout on PostgreSQL: a flush is one row per app whose seqs are a block of a shared
+// sequence; pages and pruning cross row boundaries exactly as with one row per request, also with two nodes pruning
+// at once; migration 12 packs the rows kept one per request before it.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import type { RequestLogEntry } from '../../src/storage/request-log-store.js';
+import { batchOf } from '../../src/storage/request-log-records.js';
+import { tenantScope } from '../../src/storage/storage.js';
+import { Connection } from '../../src/storage/postgres/connection.js';
+import { packStoredRequests } from '../../src/storage/postgres/migrate.js';
+import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
+import { SEQS_PER_ROW } from '../../src/storage/postgres/postgres-request-log.js';
+import { createDatabase, skipWithoutPostgres } from './databases.js';
+
+const skip = skipWithoutPostgres;
+const NOW = Date.UTC(2026, 10, 25, 12, 30);
+const scope = tenantScope('tenant-a');
+
+function entry(requestId: string, fields: Partial<RequestLogEntry> = {}): RequestLogEntry {
+  const base = { tenantId: 'tenant-a', clientId: 'app-1', time: NOW, method: 'GET', path: '/v2/dogs', version: 2 };
+  return { ...base, status: 200, code: null, message: null, durationMs: 0.5, requestId, ...fields };
+}
+
+/** `count` migrated storages (nodes) on one new database, and an admin client; all closed at the end. */
+async function open(t: TestContext, count = 1) {
+  const database = await createDatabase();
+  const nodes = Array.from({ length: count }, () => new PostgresStorage(database.url));
+  for (const node of nodes) await node.migrate();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  t.after(async () => {
+    await client.end();
+    await Promise.all(nodes.map((node) => node.close()));
+    await database.drop();
+  });
+  const rows = async () =>
+    (
+      await client.query<{
+        client_id: string;
+        first_seq: string;
+        count: number;
+        first_time: string;
+        last_time: string;
+      }>(
+        'SELECT client_id, first_seq, count, first_time, last_time, count_2xx, count_3xx, count_4xx, count_5xx FROM request_log ORDER BY client_id, first_seq',
+      )
+    ).rows;
+  return { nodes, client, rows, url: database.url };
+}
+
+/** Three flushes of app-1: requests 0-4, 5-7 and 8-11 (times NOW + n). */
+async function threeFlushes(node: PostgresStorage): Promise<void> {
+  for (const [from, to] of [
+    [0, 5],
+    [5, 8],
+    [8, 12],
+  ] as const) {
+    const entries = [];
+    for (let n = from; n < to; n += 1) entries.push(entry(`r${n}`, { time: NOW + n, status: n % 4 === 3 ? 500 : 200 }));
+    await node.requestLog.insertBatch(batchOf(entries));
+  }
+}
+
+async function requestIds(node: PostgresStorage): Promise<string[]> {
+  const { entries } = await node.requestLog.list(scope, { clientId: 'app-1', limit: 100 });
+  return entries.map((each) => each.requestId);
+}
+
+const newest = (from: number, to: number) => Array.from({ length: to - from }, (_, n) => `r${to - 1 - n}`);
+
+test(
+  'a flush is one row per app, its seqs one block of the sequence, with time range and class counts',
+  { skip },
+  async (t) => {
+    const {
+      nodes: [node],
+      rows,
+    } = await open(t);
+    await node!.requestLog.insertBatch(
+      batchOf([
+        ...[200, 404, 201, 500, 304].map((status, n) => entry(`a${n}`, { status, time: NOW + n })),
+        entry('b0', { clientId: 'app-2', status: 401 }),
+      ]),
+    );
+    const stored = await rows();
+    assert.deepEqual(
+      stored.map((row) => [row.client_id, row.count, Number(row.first_time), Number(row.last_time)]),
+      [
+        ['app-1', 5, NOW, NOW + 4],
+        ['app-2', 1, NOW, NOW],
+      ],
+    );
+    assert.deepEqual(Object.values(stored[0]!).slice(5), [2, 1, 1, 1]);
+    for (const row of stored) assert.equal(Number(row.first_seq) % SEQS_PER_ROW, 0);
+    const { entries } = await node!.requestLog.list(scope, { clientId: 'app-1', limit: 10 });
+    assert.deepEqual(
+      entries.map((each) => each.seq - Number(stored[0]!.first_seq)),
+      [4, 3, 2, 1, 0],
+    );
+  },
+);
+
+test('pages run across rows newest first, with the cursor, a status class and a request id', { skip }, async (t) => {
+  const {
+    nodes: [node],
+  } = await open(t);
+  await threeFlushes(node!);
+  const log = node!.requestLog;
+  const seen: string[] = [];
+  let before: number | undefined;
+  do {
+    const page = await log.list(scope, { clientId: 'app-1', limit: 5, before });
+    seen.push(...page.entries.map((each) => each.requestId));
+    before = page.next;
+  } while (before !== undefined);
+  assert.deepEqual(seen, newest(0, 12));
+  const errors = await log.list(scope, { clientId: 'app-1', statusClass: 5, limit: 10 });
+  assert.deepEqual(
+    errors.entries.map((each) => each.requestId),
+    ['r11', 'r7', 'r3'],
+  );
+  const one = await log.list(scope, { clientId: 'app-1', requestId: 'r6', limit: 10 });
+  assert.deepEqual(
+    one.entries.map((each) => each.requestId),
+    ['r6'],
+  );
+  assert.deepEqual((await log.list(tenantScope('tenant-b'), { clientId: 'app-1', limit: 10 })).entries, []);
+});
+
+test('pruning by count keeps exactly the newest, trimming the row across the cut', { skip }, async (t) => {
+  const {
+    nodes: [node],
+    rows,
+  } = await open(t);
+  await threeFlushes(node!);
+  assert.equal(await node!.requestLog.prune(undefined, [{ tenantId: 'tenant-a', clientId: 'app-1' }], 6), 6);
+  assert.deepEqual(await requestIds(node!), newest(6, 12));
+  assert.deepEqual(
+    (await rows()).map((row) => [row.count, Number(row.first_time)]),
+    [
+      [2, NOW + 6],
+      [4, NOW + 8],
+    ],
+  );
+  // Already at its count: nothing goes.
+  assert.equal(await node!.requestLog.prune(undefined, [{ tenantId: 'tenant-a', clientId: 'app-1' }], 6), 0);
+  // A cut on a row's boundary deletes whole rows.
+  assert.equal(await node!.requestLog.prune(undefined, [{ tenantId: 'tenant-a', clientId: 'app-1' }], 4), 2);
+  assert.deepEqual(await requestIds(node!), newest(8, 12));
+});
+
+test('pruning by age deletes older rows and the old start of the row across the time', { skip }, async (t) => {
+  const {
+    nodes: [node],
+  } = await open(t);
+  await threeFlushes(node!);
+  assert.equal(await node!.requestLog.prune(NOW + 7, [], 10000), 7);
+  assert.deepEqual(await requestIds(node!), newest(7, 12));
+});
+
+test('two nodes pruning the same app at once delete each request once', { skip }, async (t) => {
+  const { nodes } = await open(t, 2);
+  await threeFlushes(nodes[0]!);
+  const app = [{ tenantId: 'tenant-a', clientId: 'app-1' }];
+  const deleted = await Promise.all(nodes.map((node) => node.requestLog.prune(undefined, app, 6)));
+  assert.equal(deleted[0]! + deleted[1]!, 6);
+  assert.deepEqual(await requestIds(nodes[1]!), newest(6, 12));
+});
+
+test('migration 12 packs the requests kept one row each before it, in their order', { skip }, async (t) => {
+  const {
+    nodes: [node],
+    client,
+    url,
+  } = await open(t);
+  // The table as migration 6 made it, with requests of two apps in the order they were logged.
+  await client.query(`CREATE TABLE request_log_unpacked (tenant_id text NOT NULL, seq bigserial NOT NULL,
+    client_id text NOT NULL, time bigint NOT NULL, method text NOT NULL, path text NOT NULL, version integer NOT NULL,
+    status integer NOT NULL, status_class integer NOT NULL, code integer, message text, duration_ms double precision NOT NULL,
+    request_id text NOT NULL, PRIMARY KEY (tenant_id, seq))`);
+  const old = [
+    entry('o0', { time: NOW }),
+    entry('p0', { clientId: 'app-2', time: NOW + 1 }),
+    entry('o1', { time: NOW + 2, status: 404, code: 1004, message: 'No dog "x".', durationMs: 1.5, method: 'DELETE' }),
+    entry('o2', { time: NOW + 3, path: '/v1/dogs?access_token=***' }),
+  ];
+  for (const each of old) {
+    await client.query(
+      `INSERT INTO request_log_unpacked (tenant_id, client_id, time, method, path, version, status, status_class, code,
+        message, duration_ms, request_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        each.tenantId,
+        each.clientId,
+        each.time,
+        each.method,
+        each.path,
+        each.version,
+        each.status,
+        Math.floor(each.status / 100),
+        each.code,
+        each.message,
+        each.durationMs,
+        each.requestId,
+      ],
+    );
+  }
+  const connection = new Connection(url, { poolSize: 1 });
+  t.after(() => connection.close());
+  await packStoredRequests(connection);
+  const { entries } = await node!.requestLog.list(scope, { clientId: 'app-1', limit: 10 });
+  assert.deepEqual(
+    entries.map(({ seq: _, ...rest }) => rest),
+    [old[3], old[2], old[0]],
+  );
+  const { rows } = await client.query(`SELECT to_regclass('request_log_unpacked') AS gone`);
+  assert.equal(rows[0].gone, null);
+  // New requests follow the packed ones.
+  await node!.requestLog.insertBatch(batchOf([entry('new', { time: NOW + 9 })]));
+  assert.deepEqual(await requestIds(node!), ['new', 'o2', 'o1', 'o0']);
+});
