@@ -8,7 +8,8 @@ import { Connection } from '../../src/storage/postgres/connection.js';
 import type { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import { arrayLiteral, batchedStatement } from '../../src/storage/postgres/read-batch.js';
 import { StorageError } from '../../src/storage/storage-error.js';
-import { tenantScope, type ListQuery } from '../../src/storage/storage.js';
+import { PUBLIC_SCOPE, tenantScope, type ListQuery } from '../../src/storage/storage.js';
+import { adoptableDogs } from '../../src/routes/adoptions-routes.js';
 import { createDatabase, createPostgresStorage, skipWithoutPostgres } from './databases.js';
 
 const skip = skipWithoutPostgres;
@@ -195,3 +196,33 @@ test('the batched statement: arrays of the parameter types, array parameters as 
   assert.equal(batchedStatement('SELECT 1', []), undefined);
   assert.equal(arrayLiteral(['a"b\\c', null, 'x,{y}', 3]), '{"a\\"b\\\\c",NULL,"x,{y}","3"}');
 });
+
+test(
+  'the open adoption listing batches with its state in the text; filtered by colour, it is sent alone',
+  { skip },
+  async (t) => {
+    const storage = await seeded(t);
+    await storage.create(dogs, bob, { name: 'Up for adoption', furColor: 'brown', state: 'adoptable' });
+    const adoptable = { field: 'state', values: ['adoptable'], exact: true };
+    const brown = { field: 'furColor', values: ['brown'] };
+    const plain = await together(storage, () => [
+      storage.list(adoptableDogs, PUBLIC_SCOPE, page(0, { filters: [adoptable] })),
+      storage.list(adoptableDogs, PUBLIC_SCOPE, page(1, { filters: [adoptable] })),
+    ]);
+    assert.equal(plain.batches, 1);
+    assert.deepEqual(
+      plain.answers.map((answer) => answer.items.map((dog) => dog.name)),
+      [['Up for adoption'], []],
+    );
+    const filtered = await together(storage, () => [
+      storage.list(adoptableDogs, PUBLIC_SCOPE, page(0, { filters: [adoptable, brown] })),
+      storage.list(adoptableDogs, PUBLIC_SCOPE, page(1, { filters: [adoptable, brown] })),
+    ]);
+    assert.equal(filtered.batches, 0);
+    assert.equal(filtered.statements, 2);
+    assert.deepEqual(
+      filtered.answers[0]!.items.map((dog) => dog.name),
+      ['Up for adoption'],
+    );
+  },
+);

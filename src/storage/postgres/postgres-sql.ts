@@ -65,6 +65,13 @@ export function whereClause(
     // equality, so that the (tenant_id, column, seq) index gives the page in order, in a generic plan too (with
     // ANY, PostgreSQL reads every match and sorts them: the whole tenant's brown dogs for ten).
     const column = filter.exact ? `t.${columnOf(filter.field)}` : `lower(t.${columnOf(filter.field)})`;
+    if (scope.kind === 'public' && filter.exact && filter.values.length === 1 && filter !== spread) {
+      // Across tenants, only a partial index serves an enum's value (dogs_adoptable), and a plan may use it only when
+      // the value is in the text: a parameter's plan is made without it when the read is batched (read-batch.ts), and
+      // may be generic. An enum's value is one of its definition's few words, so the statements stay few (as SQLite's).
+      clauses.push(`${column} = '${filter.values[0]!.replaceAll("'", "''")}'`);
+      continue;
+    }
     clauses.push(
       filter === spread
         ? `${column} = v.value`
