@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { isDriverFailure } from './storage/postgres/connection.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -16,6 +17,16 @@ async function main(): Promise<void> {
   handleSignals(app, config);
   process.on('uncaughtException', (error) => {
     app.log.fatal({ err: error }, 'uncaught exception; exiting');
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (reason) => {
+    // The PostgreSQL driver can reject a broken connection's internal query with no one to catch it; its pool
+    // reconnects, and the requests that used the connection have had their own error. Anything else is a bug.
+    if (isDriverFailure(reason)) {
+      app.log.error({ err: reason }, 'a PostgreSQL connection failed inside the driver; its pool reconnects');
+      return;
+    }
+    app.log.fatal({ err: reason }, 'unhandled rejection; exiting');
     process.exit(1);
   });
 

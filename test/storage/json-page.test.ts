@@ -76,6 +76,14 @@ test(
       );
       assert.deepEqual(jsonPage({ items, hasMore: false }, fields), page);
     }
+    const colors = { filters: [{ field: 'furColor', values: [texts[0]!, texts[1]!] }], limit: 10, offset: 0 };
+    assert.deepEqual(
+      (await store.listJson(dogs, scope, colors, ['furColor', 'name'])).items,
+      (await store.list(dogs, scope, colors)).items.map((item) => picked(item, ['furColor', 'name'])),
+      'several filter values read the fields through their LATERAL ranges',
+    );
+    await assert.rejects(store.listJson(owners, scope, everything, ["name', 1, 'x"]), /not a field name/);
+    await assert.rejects(store.listJson(owners, scope, everything, ['secret']), /not a field name/);
     const paged = await store.listJson(dogs, scope, { filters: [], limit: 2, offset: 1 }, ['name']);
     assert.deepEqual(paged, { items: items.slice(1, 3).map((item) => picked(item, ['name'])), hasMore: true });
   },

@@ -83,7 +83,13 @@ export function connectionKept(error: unknown): boolean {
   return error.severity !== 'FATAL' && error.severity !== 'PANIC';
 }
 
-function isDriverFailure(error: unknown): boolean {
+/**
+ * Whether an error is a connection of the PostgreSQL driver failing (a socket error, or the driver's own CONNECTION_*
+ * codes). postgres 3.4 may reject such an error where no one holds the promise (on a new connection, the query it sends
+ * for the server's array types: performance.md, "porsager/postgres 3.4.9 defects"): the pool reconnects anyway, so
+ * the process logs it instead of exiting (server.ts).
+ */
+export function isDriverFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (NETWORK_FAILURES.has(code) || DRIVER_FAILURES.has(code));
 }

@@ -115,19 +115,43 @@ const outerList = perDefinition((def: ResourceDef): string =>
  * in a LATERAL subquery, and the page is the first of their union: with `= ANY`, PostgreSQL reads every match of
  * every value and sorts them, the whole tenant's brown dogs for ten.
  */
-export function listStatement(def: ResourceDef, scope: Scope, query: ListQuery, params: Params): string | undefined {
+export function listStatement(
+  def: ResourceDef,
+  scope: Scope,
+  query: ListQuery,
+  params: Params,
+  fields?: readonly string[],
+): string | undefined {
   const spread = query.sort || query.q !== undefined ? undefined : query.filters.find((f) => f.values.length > 1);
   const clause = whereClause(def, scope, query, params, spread);
   if (clause === undefined) return undefined;
+  // Every represented field, or only those asked for (a page written as JSON reads no other column).
+  const [inner, outer] = fields
+    ? [columnList(def, fields, 't'), columnList(def, fields, 'r')]
+    : [selectList(def), outerList(def)];
   if (!spread) {
-    return `SELECT ${selectList(def)} FROM ${def.name} t WHERE ${clause.where}
+    return `SELECT ${inner} FROM ${def.name} t WHERE ${clause.where}
       ORDER BY ${orderBy(query.sort)} LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
   }
   const values = params.add(spread.values);
   const reach = params.add(query.offset + query.limit + 1);
-  return `SELECT ${outerList(def)} FROM (SELECT DISTINCT unnest(${values}::text[])) AS v(value)
-    CROSS JOIN LATERAL (SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE ${clause.where} ORDER BY t.seq LIMIT ${reach}) r
+  return `SELECT ${outer} FROM (SELECT DISTINCT unnest(${values}::text[])) AS v(value)
+    CROSS JOIN LATERAL (SELECT ${inner}, t.seq FROM ${def.name} t WHERE ${clause.where} ORDER BY t.seq LIMIT ${reach}) r
     ORDER BY r.seq LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
+}
+
+/**
+ * The columns of `fields` read from alias `from`; a row of no field still reads one column (a SELECT list is never
+ * empty). Only a represented field's name reaches the text.
+ */
+function columnList(def: ResourceDef, fields: readonly string[], from: string): string {
+  const represented = representedFields(def);
+  return (fields.length > 0 ? fields : ['id'])
+    .map((name) => {
+      if (!represented.includes(name)) throw new Error(`not a field name: ${name}`);
+      return `${from}.${columnOf(name)}`;
+    })
+    .join(', ');
 }
 
 /**

@@ -111,10 +111,18 @@ export class PostgresStorage implements Storage {
     return { items: rows.map((row) => toItem(names, row)), hasMore };
   }
 
-  /** A page's rows (limit + 1 read, to know whether more follow) in the order of representedFields. */
-  private async pageRows(def: ResourceDef, scope: Scope, query: ListQuery): Promise<{ rows: Row[]; hasMore: boolean }> {
+  /**
+   * A page's rows (limit + 1 read, to know whether more follow): the columns of `fields` in their order, or of every
+   * represented field.
+   */
+  private async pageRows(
+    def: ResourceDef,
+    scope: Scope,
+    query: ListQuery,
+    fields?: readonly string[],
+  ): Promise<{ rows: Row[]; hasMore: boolean }> {
     const params = new Params();
-    const sql = listStatement(def, scope, query, params);
+    const sql = listStatement(def, scope, query, params, fields);
     if (sql === undefined) return { rows: [], hasMore: false };
     const rows = await this.reader(scope, query)<Row>(sql, params.values);
     const hasMore = rows.length > query.limit;
@@ -161,12 +169,12 @@ export class PostgresStorage implements Storage {
 
   /**
    * The driver hands values over as JavaScript strings, so the texts are written from the rows as they come, with no
-   * item made on the way (rowsAsJson); a ranked page's from its items.
+   * item made on the way (rowsAsJson), and only the fields' columns are read; a ranked page's from its items.
    */
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
     if (query.q !== undefined && !query.sort) return jsonPage(await this.rankedPage(def, scope, query), fields);
-    const { rows, hasMore } = await this.pageRows(def, scope, query);
-    return { items: rowsAsJson(representedFields(def), rows, fields), hasMore };
+    const { rows, hasMore } = await this.pageRows(def, scope, query, fields);
+    return { items: rowsAsJson(fields, rows, fields), hasMore };
   }
 
   /** A tenant's whole collection from the count its writes keep; anything narrower counted through its indexes. */
