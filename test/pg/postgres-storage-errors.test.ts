@@ -166,6 +166,10 @@ test(
     assert.equal(after, failure.cause, 'the statement sent later got the first failure');
     // The broken connection was neither rolled back (its socket is gone) nor handed back as if it were open. The server's
     // own goodbye (57P01) may still reach the next query, as unavailable too; after that the pool has reconnected.
+    // First the driver is given time to see its socket close: postgres 3.4 starts a reconnect asked for before that
+    // with a query for the server's array types that the late close event rejects where no promise is held (the
+    // service logs such a rejection and goes on: test/ops/stray-rejection.test.ts; the test runner fails on it).
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const next = await db.rows('SELECT 1::int', []).catch((error: unknown) => error);
     if (!Array.isArray(next)) assert.equal((next as StorageError).kind, 'unavailable');
     assert.deepEqual([...(await db.rows('SELECT 1::int', []))], [[1]]);

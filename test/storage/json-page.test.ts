@@ -10,32 +10,17 @@ import { listDocument } from '../../src/representation/document.js';
 import { defaultSelection } from '../../src/query/selection.js';
 import { jsonPage } from '../../src/storage/items.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
-import { createPostgresStorage, skipWithoutPostgres } from '../pg/databases.js';
+import { AWKWARD, picked } from './json-texts.js';
 import type { ListQuery, TenantScope } from '../../src/storage/storage.js';
 
 const scope: TenantScope = { kind: 'tenant', tenantId: 'tenant-a' };
 const everything: ListQuery = { filters: [], limit: 100, offset: 0 };
-
-/** Every character JSON escapes or might: all control characters, quote, backslash, slash, DEL, non-ASCII, line separators, a lone surrogate. */
-const CONTROLS = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).join('');
-const AWKWARD = [
-  `a${CONTROLS}b`,
-  'quote " backslash \\ slash / del \u007f',
-  'Åsa Ødegård — ß 漢字 🐕 \u2028 \u2029 \ufeff',
-  'lone \ud800 surrogate',
-  "<xml>&amp;</xml> 'single'",
-  '',
-];
 
 async function storage(t: TestContext): Promise<SqliteStorage> {
   const store = new SqliteStorage(':memory:');
   await store.migrate();
   t.after(() => store.close());
   return store;
-}
-
-function picked(item: Item, fields: readonly string[]): string {
-  return JSON.stringify(Object.fromEntries(fields.map((name) => [name, item[name]])));
 }
 
 test('SQLite writes each item exactly as JSON.stringify does, for every character class and null', async (t) => {
@@ -52,42 +37,6 @@ test('SQLite writes each item exactly as JSON.stringify does, for every characte
     assert.equal(page.hasMore, false);
   }
 });
-
-test(
-  'PostgreSQL writes each row exactly as JSON.stringify does for the item, without making the item',
-  { skip: skipWithoutPostgres },
-  async (t) => {
-    const { storage: store, database } = await createPostgresStorage();
-    t.after(async () => {
-      await store.close();
-      await database.drop();
-    });
-    // PostgreSQL's text holds neither NUL nor a lone surrogate (UTF-8): every other awkward character.
-    const texts = AWKWARD.filter((text) => !text.includes('\ud800')).map((text) => text.replace('\u0000', ''));
-    for (const text of texts) await store.create(dogs, scope, { name: `n${text}`, furColor: text, location: null });
-    const { items } = await store.list(dogs, scope, everything);
-    assert.equal(items.length, texts.length);
-    for (const fields of [representedFields(dogs), ['location', 'name', 'id'], ['furColor'], []]) {
-      const page = await store.listJson(dogs, scope, everything, fields);
-      assert.deepEqual(
-        page.items,
-        items.map((item) => picked(item, fields)),
-        `fields ${fields.join(',')}`,
-      );
-      assert.deepEqual(jsonPage({ items, hasMore: false }, fields), page);
-    }
-    const colors = { filters: [{ field: 'furColor', values: [texts[0]!, texts[1]!] }], limit: 10, offset: 0 };
-    assert.deepEqual(
-      (await store.listJson(dogs, scope, colors, ['furColor', 'name'])).items,
-      (await store.list(dogs, scope, colors)).items.map((item) => picked(item, ['furColor', 'name'])),
-      'several filter values read the fields through their LATERAL ranges',
-    );
-    await assert.rejects(store.listJson(owners, scope, everything, ["name', 1, 'x"]), /not a field name/);
-    await assert.rejects(store.listJson(owners, scope, everything, ['secret']), /not a field name/);
-    const paged = await store.listJson(dogs, scope, { filters: [], limit: 2, offset: 1 }, ['name']);
-    assert.deepEqual(paged, { items: items.slice(1, 3).map((item) => picked(item, ['name'])), hasMore: true });
-  },
-);
 
 test('listJson pages like list: same order, limit, offset, hasMore, filters and search', async (t) => {
   const store = await storage(t);

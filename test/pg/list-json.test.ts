@@ -1,0 +1,49 @@
+// PostgreSQL's listJson: each page's JSON texts are exactly what JSON.stringify writes for the items' fields.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { representedFields } from '../../src/resources/definition.js';
+import { dogs } from '../../src/resources/dogs.js';
+import { owners } from '../../src/resources/owners.js';
+import { jsonPage } from '../../src/storage/items.js';
+import type { ListQuery, TenantScope } from '../../src/storage/storage.js';
+import { AWKWARD, picked } from '../storage/json-texts.js';
+import { createPostgresStorage, skipWithoutPostgres } from './databases.js';
+
+const scope: TenantScope = { kind: 'tenant', tenantId: 'tenant-a' };
+const everything: ListQuery = { filters: [], limit: 100, offset: 0 };
+
+test(
+  'PostgreSQL writes each row exactly as JSON.stringify does for the item, without making the item',
+  { skip: skipWithoutPostgres },
+  async (t) => {
+    const { storage: store, database } = await createPostgresStorage();
+    t.after(async () => {
+      await store.close();
+      await database.drop();
+    });
+    // PostgreSQL's text holds neither NUL nor a lone surrogate (UTF-8): every other awkward character.
+    const texts = AWKWARD.filter((text) => !text.includes('\ud800')).map((text) => text.replace('\u0000', ''));
+    for (const text of texts) await store.create(dogs, scope, { name: `n${text}`, furColor: text, location: null });
+    const { items } = await store.list(dogs, scope, everything);
+    assert.equal(items.length, texts.length);
+    for (const fields of [representedFields(dogs), ['location', 'name', 'id'], ['furColor'], []]) {
+      const page = await store.listJson(dogs, scope, everything, fields);
+      assert.deepEqual(
+        page.items,
+        items.map((item) => picked(item, fields)),
+        `fields ${fields.join(',')}`,
+      );
+      assert.deepEqual(jsonPage({ items, hasMore: false }, fields), page);
+    }
+    const colors = { filters: [{ field: 'furColor', values: [texts[0]!, texts[1]!] }], limit: 10, offset: 0 };
+    assert.deepEqual(
+      (await store.listJson(dogs, scope, colors, ['furColor', 'name'])).items,
+      (await store.list(dogs, scope, colors)).items.map((item) => picked(item, ['furColor', 'name'])),
+      'several filter values read the fields through their LATERAL ranges',
+    );
+    await assert.rejects(store.listJson(owners, scope, everything, ["name', 1, 'x"]), /not a field name/);
+    await assert.rejects(store.listJson(owners, scope, everything, ['secret']), /not a field name/);
+    const paged = await store.listJson(dogs, scope, { filters: [], limit: 2, offset: 1 }, ['name']);
+    assert.deepEqual(paged, { items: items.slice(1, 3).map((item) => picked(item, ['name'])), hasMore: true });
+  },
+);
