@@ -39,9 +39,11 @@ function batcherOf(storage: PostgresStorage): Connection['batcher'] {
   return (storage as unknown as { db: Connection }).db.batcher;
 }
 
-/** Runs `calls` in one turn, twice: the first turn learns the text's batched form, the second is measured. */
+/** Runs `calls` in one turn, twice: the first turn learns the texts' batched forms, the second is measured. */
 async function together<T>(storage: PostgresStorage, calls: () => Array<Promise<T>>) {
   await Promise.all(calls());
+  // A text's form is learnt beside its first reads, which may answer first.
+  await batcherOf(storage).learnt();
   const statements = storage.queryCount;
   const batches = batcherOf(storage).batches;
   const answers = await Promise.all(calls());

@@ -133,6 +133,11 @@ export class ReadBatcher {
     });
   }
 
+  /** Settles once every text being learnt is learnt (tests: the next batch of such a text is sent batched). */
+  async learnt(): Promise<void> {
+    await Promise.all([...this.shapes.values()].filter((shape) => shape instanceof Promise));
+  }
+
   /** The batched form of `sql`, once learnt (the plan test explains it). */
   async shapeOf(sql: string): Promise<Batched | undefined> {
     const shape = this.shapes.get(sql) ?? this.learn(sql);
