@@ -42,20 +42,15 @@ export function jsonPage(page: Page, fields: readonly string[]): JsonPage {
 }
 
 /**
- * Rows read as arrays (columns in the order of `names`) as the JSON texts of `fields`, with no item made on the way:
- * byte for byte what JSON.stringify writes for the item's fields in that order (every value is text or null).
+ * Rows whose columns are `fields`, in that order, as their JSON texts, with no item made on the way: byte for byte
+ * what JSON.stringify writes for the item's fields (every value is text or null).
  */
-export function rowsAsJson(
-  names: readonly string[],
-  rows: ReadonlyArray<readonly FieldValue[]>,
-  fields: readonly string[],
-): string[] {
+export function rowsAsJson(rows: ReadonlyArray<readonly FieldValue[]>, fields: readonly string[]): string[] {
   const keys = jsonKeys(fields);
-  const columns = fields.map((field) => names.indexOf(field));
   return rows.map((row) => {
     let text = '';
-    for (let i = 0; i < columns.length; i += 1) text += keys[i]! + JSON.stringify(row[columns[i]!] ?? null);
-    return columns.length === 0 ? '{}' : `${text}}`;
+    for (let i = 0; i < fields.length; i += 1) text += keys[i]! + JSON.stringify(row[i] ?? null);
+    return fields.length === 0 ? '{}' : `${text}}`;
   });
 }
 

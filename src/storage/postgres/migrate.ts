@@ -16,6 +16,8 @@ const SEARCH_KEYS_VERSION = 8;
 const PACKED_LOG_VERSION = 12;
 /** Items read, and their keys written, per statement when the stored items are indexed. */
 const ITEMS_PER_BATCH = 500;
+/** Requests packed per statement when the log is packed: a flush's worth. */
+const REQUESTS_PER_BATCH = 2000;
 
 /**
  * The key of the advisory lock the nodes take to migrate ("dogreg" in ASCII): when several
@@ -151,9 +153,6 @@ export async function packStoredRequests(client: Executor): Promise<void> {
   }
   await client.run('DROP TABLE request_log_unpacked', []);
 }
-
-/** Requests packed per statement when the log is packed: a flush's worth. */
-const REQUESTS_PER_BATCH = 2000;
 
 type UnpackedRow = [
   string,

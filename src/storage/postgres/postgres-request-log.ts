@@ -21,7 +21,7 @@ import {
   type RequestLogBatch,
 } from '../request-log-records.js';
 import type { TenantScope } from '../storage.js';
-import type { Connection, Executor, Transaction } from './connection.js';
+import type { Connection, Executor } from './connection.js';
 
 /**
  * Seqs per row: a row's records are `first_seq … first_seq + count − 1`, and `first_seq` is a multiple of this from
@@ -58,11 +58,14 @@ const USAGE =
   'SELECT hour - hour % $1 AS start, sum(count_2xx), sum(count_3xx), sum(count_4xx), sum(count_5xx) ' +
   'FROM request_usage WHERE tenant_id = $2 AND client_id = $3 AND hour >= $4 GROUP BY start ORDER BY start';
 
+/** A row as read: its key and records (Row, storedOf). */
+const ROW = 'tenant_id, client_id, first_seq, entries';
+
 /**
  * An app's row where its newest `$3` requests begin: the newest row whose requests and those of every newer row make
  * at least `$3`, with how many of them are newer than it.
  */
-const CUT = `SELECT first_seq, count, newer FROM (SELECT first_seq, count,
+const CUT = `SELECT ${ROW}, count, newer FROM (SELECT ${ROW}, count,
     sum(count) OVER (ORDER BY first_seq DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS newer
   FROM request_log WHERE tenant_id = $1 AND client_id = $2) r
   WHERE coalesce(newer, 0) + count >= $3 ORDER BY first_seq DESC LIMIT 1`;
@@ -100,7 +103,7 @@ export class PostgresRequestLog implements RequestLogStore {
   }
 
   async list(scope: TenantScope, query: RequestLogQuery): Promise<RequestLogPage> {
-    let sql = `SELECT tenant_id, client_id, first_seq, entries FROM request_log WHERE tenant_id = $1 AND client_id = $2`;
+    let sql = `SELECT ${ROW} FROM request_log WHERE tenant_id = $1 AND client_id = $2`;
     const params: unknown[] = [scope.tenantId, query.clientId];
     // A row without a request of the class is skipped unread (StatusClass is 2 … 5: the column name is safe).
     if (query.statusClass !== undefined) sql += ` AND count_${query.statusClass}xx > 0`;
@@ -148,10 +151,7 @@ export class PostgresRequestLog implements RequestLogStore {
       [before],
     );
     let deleted = Number(gone);
-    const across = await this.db.rows<Row>(
-      'SELECT tenant_id, client_id, first_seq, entries FROM request_log WHERE first_time < $1',
-      [before],
-    );
+    const across = await this.db.rows<Row>(`SELECT ${ROW} FROM request_log WHERE first_time < $1`, [before]);
     for (const row of across.map(storedOf)) deleted += await this.trim(this.db, row, olderThan(row.entries, before));
     return deleted;
   }
@@ -159,26 +159,21 @@ export class PostgresRequestLog implements RequestLogStore {
   /** All but an app's newest `keep` requests: the rows wholly older than its cut, and the old start of the cut's row. */
   private async pruneApp(tenantId: string, clientId: string, keep: number): Promise<number> {
     return this.db.transaction(async (tx) => {
-      const [cut] = await tx.rows<[string, number, string | null]>(CUT, [tenantId, clientId, keep]);
+      const [cut] = await tx.rows<[...Row, number, string | null]>(CUT, [tenantId, clientId, keep]);
       if (!cut) return 0;
-      const [firstSeq, count, newer] = cut;
+      const row = storedOf(cut.slice(0, 4) as Row);
+      const [count, newer] = [cut[4], Number(cut[5] ?? 0)];
       const [[gone]] = await tx.rows<[string]>(
         `WITH gone AS (DELETE FROM request_log WHERE tenant_id = $1 AND client_id = $2 AND first_seq < $3 RETURNING count)
           SELECT coalesce(sum(count), 0) FROM gone`,
-        [tenantId, clientId, firstSeq],
+        [tenantId, clientId, row.firstSeq],
       );
-      const drop = count - (keep - Number(newer ?? 0));
-      if (drop === 0) return Number(gone);
-      const [row] = await tx.rows<Row>(
-        'SELECT tenant_id, client_id, first_seq, entries FROM request_log WHERE tenant_id = $1 AND client_id = $2 AND first_seq = $3',
-        [tenantId, clientId, firstSeq],
-      );
-      return Number(gone) + (row ? await this.trim(tx, storedOf(row), drop) : 0);
+      return Number(gone) + (await this.trim(tx, row, count - (keep - newer)));
     });
   }
 
   /** Replaces a row by its requests after the first `drop` (the records' bytes sliced, not unpacked). */
-  private async trim(db: Executor | Transaction, row: Stored, drop: number): Promise<number> {
+  private async trim(db: Executor, row: Stored, drop: number): Promise<number> {
     if (drop === 0) return 0;
     const rest = packedRow(row.caller, row.entries.subarray(offsetOf(row.entries, drop)));
     const [[trimmed]] = await db.rows<[number]>(TRIM, [

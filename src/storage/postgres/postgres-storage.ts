@@ -174,7 +174,7 @@ export class PostgresStorage implements Storage {
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
     if (query.q !== undefined && !query.sort) return jsonPage(await this.rankedPage(def, scope, query), fields);
     const { rows, hasMore } = await this.pageRows(def, scope, query, fields);
-    return { items: rowsAsJson(fields, rows, fields), hasMore };
+    return { items: rowsAsJson(rows, fields), hasMore };
   }
 
   /** A tenant's whole collection from the count its writes keep; anything narrower counted through its indexes. */
