@@ -100,7 +100,16 @@ export const searchableFields = perDefinition((def: ResourceDef): readonly strin
   ),
 );
 
+/** Column names already worked out: the definitions' field names, a few dozen (SQL texts are written per request). */
+const columns = new Map<string, string>();
+const MOST_COLUMNS = 1000;
+
 /** camelCase field name → snake_case column name. */
 export function columnOf(field: string): string {
-  return field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  let column = columns.get(field);
+  if (column === undefined) {
+    column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    if (columns.size < MOST_COLUMNS) columns.set(field, column);
+  }
+  return column;
 }

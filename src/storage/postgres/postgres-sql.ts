@@ -126,9 +126,7 @@ export function listStatement(
   const clause = whereClause(def, scope, query, params, spread);
   if (clause === undefined) return undefined;
   // Every represented field, or only those asked for (a page written as JSON reads no other column).
-  const [inner, outer] = fields
-    ? [columnList(def, fields, 't'), columnList(def, fields, 'r')]
-    : [selectList(def), outerList(def)];
+  const [inner, outer] = fields ? columnLists(def, fields) : [selectList(def), outerList(def)];
   if (!spread) {
     return `SELECT ${inner} FROM ${def.name} t WHERE ${clause.where}
       ORDER BY ${orderBy(query.sort)} LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
@@ -140,18 +138,28 @@ export function listStatement(
     ORDER BY r.seq LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
 }
 
+/** The column lists of `fields` kept per definition, by the fields' names: they vary with the request, so few are kept. */
+const keptColumnLists = perDefinition((_def: ResourceDef) => new Map<string, readonly [string, string]>());
+const MOST_COLUMN_LISTS = 100;
+
 /**
- * The columns of `fields` read from alias `from`; a row of no field still reads one column (a SELECT list is never
- * empty). Only a represented field's name reaches the text.
+ * The columns of `fields` read from `t` and from the subquery `r`; a row of no field still reads one column (a SELECT
+ * list is never empty). Only a represented field's name reaches the text.
  */
-function columnList(def: ResourceDef, fields: readonly string[], from: string): string {
-  const represented = representedFields(def);
-  return (fields.length > 0 ? fields : ['id'])
-    .map((name) => {
+function columnLists(def: ResourceDef, fields: readonly string[]): readonly [string, string] {
+  const kept = keptColumnLists(def);
+  const key = fields.join(',');
+  let lists = kept.get(key);
+  if (lists === undefined) {
+    const represented = representedFields(def);
+    const columns = (fields.length > 0 ? fields : ['id']).map((name) => {
       if (!represented.includes(name)) throw new Error(`not a field name: ${name}`);
-      return `${from}.${columnOf(name)}`;
-    })
-    .join(', ');
+      return columnOf(name);
+    });
+    lists = [columns.map((column) => `t.${column}`).join(', '), columns.map((column) => `r.${column}`).join(', ')];
+    if (kept.size < MOST_COLUMN_LISTS) kept.set(key, lists);
+  }
+  return lists;
 }
 
 /**
