@@ -1,11 +1,12 @@
 // A create with references to check and links to write, as one PostgreSQL statement: one round trip, no transaction
-// around it (measured faster than the same statements pipelined in a transaction: docs/performance.md).
+// of its own (measured faster than the same statements pipelined in a transaction: docs/performance.md); it commits
+// with the other creates of its turn (group-commit.ts).
 import type { ResourceDef } from '../../resources/definition.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import type { CreatePlan } from '../../plan/write-plan.js';
 import { COUNT_SQL } from '../resource-counts.js';
 import { MissingReferences } from '../storage-error.js';
-import type { Executor } from './connection.js';
+import type { Connection } from './connection.js';
 import { indexCreatedKeys, insertStatement } from './postgres-sql.js';
 
 /**
@@ -55,7 +56,7 @@ const statements = perDefinition((_def: ResourceDef) => new Map<string, string>(
  * writes nothing and throws MissingReferences for the first field with a missing id. `params` are the INSERT's, then
  * the item's search keys.
  */
-export async function createChecked(db: Executor, plan: CreatePlan, params: unknown[]): Promise<void> {
+export async function createChecked(db: Connection, plan: CreatePlan, params: unknown[]): Promise<void> {
   const shape = `${plan.checks.map((check) => check.field).join()}|${plan.links.map((link) => link.table).join()}|${plan.answer ? 1 : 0}`;
   const known = statements(plan.def);
   let sql = known.get(shape);
@@ -67,7 +68,7 @@ export async function createChecked(db: Executor, plan: CreatePlan, params: unkn
   if (plan.links.length > 0) params.push(plan.item.id);
   for (const link of plan.links) params.push(link.ids);
   if (plan.answer) params.push(plan.answer.answer, plan.answer.key.clientId, plan.answer.key.key);
-  const [row] = await db.rows<Array<string[]>>(sql, params);
+  const [row] = await db.commitRows<Array<string[]>>(sql, params);
   plan.checks.forEach(({ field, target, ids }, index) => {
     const present = new Set(row![index]);
     const missing = ids.filter((id) => !present.has(id));

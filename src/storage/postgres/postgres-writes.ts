@@ -64,9 +64,9 @@ const deleteCounted = perDefinition(
 export async function createItem(db: Connection, scope: TenantScope, plan: CreatePlan): Promise<void> {
   const params = [scope.tenantId, ...plan.row, itemKeys(plan.def, plan.item)];
   if (plan.checks.length > 0 || plan.links.length > 0) return createChecked(db, plan, params);
-  if (!plan.answer) await db.run(insertCounted(plan.def), params);
+  if (!plan.answer) await db.commitRun(insertCounted(plan.def), params);
   else
-    await db.run(insertAnswering(plan.def), [
+    await db.commitRun(insertAnswering(plan.def), [
       ...params,
       plan.answer.answer,
       plan.answer.key.clientId,
