@@ -55,8 +55,9 @@ export class PostgresAuthStore implements AuthStore {
     );
   }
 
+  /** A token is one INSERT that commits on its own: with the other writes of its turn (group-commit.ts). */
   async saveToken(token: AccessToken): Promise<void> {
-    await this.db.run(
+    await this.db.commitRun(
       'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
       tokenRow(token),
     );
