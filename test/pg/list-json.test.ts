@@ -47,3 +47,47 @@ test(
     assert.deepEqual(paged, { items: items.slice(1, 3).map((item) => picked(item, ['name'])), hasMore: true });
   },
 );
+
+test(
+  'a ranked page with fields reads only those and the searchable ones, and gives the page a whole read gives',
+  { skip: skipWithoutPostgres },
+  async (t) => {
+    const { storage: store, database } = await createPostgresStorage();
+    t.after(async () => {
+      await store.close();
+      await database.drop();
+    });
+    const places = ['Oslo', 'Bergen', 'Rexburg'];
+    for (let n = 0; n < 30; n += 1) {
+      await store.create(dogs, scope, {
+        name: n % 3 === 0 ? `Rex ${n}` : n % 3 === 1 ? `Bella Rex ${n}` : `Rexy ${n}`,
+        furColor: n % 2 ? 'brown' : 'black',
+        location: places[n % 3]!,
+      });
+    }
+    const statements: string[] = [];
+    const db = (store as unknown as { db: { send: (...args: unknown[]) => unknown } }).db;
+    const send = db.send.bind(db);
+    db.send = (target: unknown, sql: unknown, params: unknown) => {
+      statements.push(String(sql));
+      return send(target, sql, params);
+    };
+    for (const q of ['rex', 're', 'r', 'rex oslo', 'bella rex', 'rexburg']) {
+      for (const [offset, limit] of [
+        [0, 5],
+        [4, 7],
+        [0, 40],
+      ] as const) {
+        const query: ListQuery = { filters: [], q, limit, offset };
+        const whole = await store.list(dogs, scope, query);
+        for (const fields of [['id', 'name'], ['furColor'], ['createdAt', 'location', 'id'], []]) {
+          statements.length = 0;
+          const page = await store.listJson(dogs, scope, query, fields);
+          assert.deepEqual(page, jsonPage(whole, fields), `q=${q} offset ${offset} limit ${limit} fields ${fields}`);
+          // The item columns read: the fields asked for and the searchable ones, never the timestamps unasked.
+          if (!fields.includes('createdAt')) for (const sql of statements) assert.doesNotMatch(sql, /created_at/);
+        }
+      }
+    }
+  },
+);

@@ -162,10 +162,15 @@ function columnLists(def: ResourceDef, fields: readonly string[]): readonly [str
   return lists;
 }
 
+/** The columns of `fields` read from `t` (columnLists), or of every represented field. */
+function itemColumns(def: ResourceDef, fields: readonly string[] | undefined): string {
+  return fields ? columnLists(def, fields)[0] : selectList(def);
+}
+
 /**
  * The streams of search tiers in one statement (search-tiers.ts): for each tier in order, its keys' first `limit`
  * rows in creation order (after `afterSeq` when given) that have one of each of its `also` sets of keys, joined to
- * their items and the criteria's filters and relation; rows are the item's columns, its seq, the tier. The tiers
+ * their items and the criteria's filters and relation; rows are the item's columns (of `fields`, or all), its seq, the tier. The tiers
  * travel as arrays and LATERAL subqueries read each key, so the text, and its prepared plan, is one whatever the
  * query; the outer LIMIT stops the tiers after the page. A tier's keys are joined by new lines (keys hold letters,
  * digits, spaces, `|` and `~`), its `also` sets by new lines and a set's keys by tabs.
@@ -177,6 +182,7 @@ export function streamsQuery(
   streams: readonly TierStream[],
   limit: number,
   afterSeq: number | undefined,
+  fields?: readonly string[],
 ): { sql: string; params: unknown[] } {
   const params = new Params();
   const where = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
@@ -189,7 +195,7 @@ export function streamsQuery(
   const sql = `SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${also}::text[]) WITH ORDINALITY AS s(tier, keys, also, n)
     CROSS JOIN LATERAL (SELECT m.* FROM unnest(string_to_array(s.keys, E'\\n')) AS kk(key)
       CROSS JOIN LATERAL (SELECT i.*, k.seq AS seq_, s.tier FROM ${def.name}_search_keys k
-        CROSS JOIN LATERAL (SELECT ${selectList(def)} FROM ${def.name} t
+        CROSS JOIN LATERAL (SELECT ${itemColumns(def, fields)} FROM ${def.name} t
           WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq AND ${where} LIMIT 1) i
         WHERE ${bounds}k.key = kk.key
           AND NOT EXISTS (SELECT 1 FROM unnest(string_to_array(s.also, E'\\n')) AS a(keys) WHERE NOT EXISTS
@@ -203,7 +209,7 @@ export function streamsQuery(
 
 /**
  * A range of search keys [from, to) in key order, then creation order, joined to their items and the criteria's
- * filters and relation: rows are the item's columns, its seq and the key.
+ * filters and relation: rows are the item's columns (of `fields`, or all), its seq and the key.
  */
 export function rangeQuery(
   def: ResourceDef,
@@ -212,6 +218,7 @@ export function rangeQuery(
   [from, to]: readonly [string, string],
   limit: number,
   after?: { readonly key: string; readonly seq: number },
+  fields?: readonly string[],
 ): { sql: string; params: unknown[] } {
   const params = new Params();
   const where = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
@@ -223,7 +230,7 @@ export function rangeQuery(
   // The item is a LATERAL subquery that cannot be pulled up (LIMIT 1): the keys lead, in index order, whatever the
   // statistics say of the filters (right after a bulk load, PostgreSQL read a filter's index and sorted its matches).
   const sql = `SELECT r.*, k.seq, k.key FROM ${def.name}_search_keys k
-    CROSS JOIN LATERAL (SELECT ${selectList(def)} FROM ${def.name} t
+    CROSS JOIN LATERAL (SELECT ${itemColumns(def, fields)} FROM ${def.name} t
       WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq AND ${where} LIMIT 1) r
     WHERE ${tenant}${start} AND k.key < ${params.add(to)}
     ORDER BY k.key, k.seq LIMIT ${params.add(limit)}`;

@@ -1,6 +1,7 @@
 // The scale-out backend: PostgreSQL through node-postgres, shared by any number of stateless nodes (SPEC §10).
 import {
   representedFields,
+  searchableFields,
   type AssociationDef,
   type FieldValue,
   type Item,
@@ -62,6 +63,12 @@ type Read = <R extends unknown[]>(sql: string, params: readonly unknown[]) => Pr
 function batchable(scope: Scope, criteria: Criteria): boolean {
   if (criteria.related && 'link' in criteria.related.association) return false;
   return scope.kind === 'tenant' || criteria.filters.every((filter) => filter.exact);
+}
+
+/** The fields a ranked page reads for `fields`: those, then the searchable ones it lacks (tierOf reads them). */
+function rankedFields(def: ResourceDef, fields: readonly string[]): readonly string[] {
+  const missing = searchableFields(def).filter((name) => !fields.includes(name));
+  return missing.length === 0 ? fields : [...fields, ...missing];
 }
 
 export class PostgresStorage implements Storage {
@@ -130,22 +137,34 @@ export class PostgresStorage implements Storage {
     return { rows, hasMore };
   }
 
-  /** A page of search results in SPEC §5's tiers, read through the search index until the page is full. */
-  private async rankedPage(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
+  /**
+   * A page of search results in SPEC §5's tiers, read through the search index until the page is full; its items of
+   * `fields` and the searchable ones (which place an item in its tier) when given, else whole.
+   */
+  private async rankedPage(
+    def: ResourceDef,
+    scope: Scope,
+    query: ListQuery,
+    fields?: readonly string[],
+  ): Promise<Page> {
     const text = searchText(query.q!);
     if (text === undefined) return { items: [], hasMore: false };
     const end = query.offset + query.limit;
-    const matches = await tieredMatches(def, text, end + 1, this.streams(def, scope, query));
+    const read = fields && rankedFields(def, fields);
+    const matches = await tieredMatches(def, text, end + 1, this.streams(def, scope, query, read));
     return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
   }
 
-  /** The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts). */
-  private streams(def: ResourceDef, scope: Scope, criteria: Criteria): StreamSource {
-    const names = representedFields(def);
+  /**
+   * The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts); its items
+   * of `fields` only when given.
+   */
+  private streams(def: ResourceDef, scope: Scope, criteria: Criteria, fields?: readonly string[]): StreamSource {
+    const names = fields ?? representedFields(def);
     const read = this.reader(scope, criteria);
     return {
       read: async (streams, limit, afterSeq) => {
-        const { sql, params } = streamsQuery(def, scope, criteria, streams, limit, afterSeq);
+        const { sql, params } = streamsQuery(def, scope, criteria, streams, limit, afterSeq, fields);
         return (await read<Row>(sql, params)).map((row) => ({
           item: toItem(names, row),
           seq: Number(row[names.length]),
@@ -153,7 +172,7 @@ export class PostgresStorage implements Storage {
         }));
       },
       range: async (keys, limit, after) => {
-        const { sql, params } = rangeQuery(def, scope, criteria, keys, limit, after);
+        const { sql, params } = rangeQuery(def, scope, criteria, keys, limit, after, fields);
         return (await read<Row>(sql, params)).map((row) => {
           const key = row[names.length + 1] as string;
           return { item: toItem(names, row), seq: Number(row[names.length]), key, tier: tierOfKey(key) };
@@ -169,10 +188,11 @@ export class PostgresStorage implements Storage {
 
   /**
    * The driver hands values over as JavaScript strings, so the texts are written from the rows as they come, with no
-   * item made on the way (rowsAsJson), and only the fields' columns are read; a ranked page's from its items.
+   * item made on the way (rowsAsJson), and only the fields' columns are read; a ranked page's from its items, read
+   * with the searchable fields besides.
    */
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
-    if (query.q !== undefined && !query.sort) return jsonPage(await this.rankedPage(def, scope, query), fields);
+    if (query.q !== undefined && !query.sort) return jsonPage(await this.rankedPage(def, scope, query, fields), fields);
     const { rows, hasMore } = await this.pageRows(def, scope, query, fields);
     return { items: rowsAsJson(rows, fields), hasMore };
   }
