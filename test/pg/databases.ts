@@ -4,6 +4,7 @@
 // service's unqualified tables are that schema's: to the storage it is a whole empty database.
 // A schema costs a few milliseconds; a CREATE DATABASE copies a template (megabytes, or a
 // checkpoint) and took 5 to 10 times longer here.
+import type { TestContext } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
@@ -49,4 +50,14 @@ export async function createPostgresStorage(): Promise<{ storage: PostgresStorag
   const storage = new PostgresStorage(database.url);
   await storage.migrate();
   return { storage, database };
+}
+
+/** createPostgresStorage for one test: closed, and its database dropped, when the test ends. */
+export async function postgresStorageFor(t: TestContext): Promise<PostgresStorage> {
+  const { storage, database } = await createPostgresStorage();
+  t.after(async () => {
+    await storage.close();
+    await database.drop();
+  });
+  return storage;
 }

@@ -8,20 +8,11 @@ import { Connection } from '../../src/storage/postgres/connection.js';
 import type { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import { MissingReferences, StorageError } from '../../src/storage/storage-error.js';
 import { tenantScope } from '../../src/storage/storage.js';
-import { createDatabase, createPostgresStorage, skipWithoutPostgres } from './databases.js';
+import { createDatabase, postgresStorageFor, skipWithoutPostgres } from './databases.js';
 
 const skip = skipWithoutPostgres;
 const ann = tenantScope('tenant-ann');
 const bob = tenantScope('tenant-bob');
-
-async function storageFor(t: TestContext): Promise<PostgresStorage> {
-  const { storage, database } = await createPostgresStorage();
-  t.after(async () => {
-    await storage.close();
-    await database.drop();
-  });
-  return storage;
-}
 
 function groupsOf(storage: PostgresStorage): number {
   return (storage as unknown as { db: Connection }).db.commits.groups;
@@ -43,7 +34,7 @@ test(
   "concurrent creates of two tenants commit as one transaction, each with its own item, and each tenant's count is right",
   { skip },
   async (t) => {
-    const storage = await storageFor(t);
+    const storage = await postgresStorageFor(t);
     const groups = groupsOf(storage);
     const created = await Promise.all([
       ...Array.from({ length: 10 }, (_, n) => storage.create(dogs, ann, { name: `Ann ${n}`, furColor: 'brown' })),
@@ -74,7 +65,7 @@ test(
 );
 
 test('a create alone is sent alone, without a transaction around it', { skip }, async (t) => {
-  const storage = await storageFor(t);
+  const storage = await postgresStorageFor(t);
   const groups = groupsOf(storage);
   const statements = storage.queryCount;
   await storage.create(dogs, ann, { name: 'Solo' });
@@ -83,7 +74,7 @@ test('a create alone is sent alone, without a transaction around it', { skip }, 
 });
 
 test("a create whose owner is missing fails alone; the group's other creates are committed", { skip }, async (t) => {
-  const storage = await storageFor(t);
+  const storage = await postgresStorageFor(t);
   const owner = await storage.create(owners, ann, { name: 'Ann' });
   const groups = groupsOf(storage);
   const settled = await Promise.allSettled([

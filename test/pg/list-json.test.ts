@@ -7,7 +7,7 @@ import { owners } from '../../src/resources/owners.js';
 import { jsonPage } from '../../src/storage/items.js';
 import type { ListQuery, TenantScope } from '../../src/storage/storage.js';
 import { AWKWARD, picked } from '../storage/json-texts.js';
-import { createPostgresStorage, skipWithoutPostgres } from './databases.js';
+import { postgresStorageFor, skipWithoutPostgres } from './databases.js';
 
 const scope: TenantScope = { kind: 'tenant', tenantId: 'tenant-a' };
 const everything: ListQuery = { filters: [], limit: 100, offset: 0 };
@@ -16,11 +16,7 @@ test(
   'PostgreSQL writes each row exactly as JSON.stringify does for the item, without making the item',
   { skip: skipWithoutPostgres },
   async (t) => {
-    const { storage: store, database } = await createPostgresStorage();
-    t.after(async () => {
-      await store.close();
-      await database.drop();
-    });
+    const store = await postgresStorageFor(t);
     // PostgreSQL's text holds neither NUL nor a lone surrogate (UTF-8): every other awkward character.
     const texts = AWKWARD.filter((text) => !text.includes('\ud800')).map((text) => text.replace('\u0000', ''));
     for (const text of texts) await store.create(dogs, scope, { name: `n${text}`, furColor: text, location: null });
@@ -52,11 +48,7 @@ test(
   'a ranked page with fields reads only those and the searchable ones, and gives the page a whole read gives',
   { skip: skipWithoutPostgres },
   async (t) => {
-    const { storage: store, database } = await createPostgresStorage();
-    t.after(async () => {
-      await store.close();
-      await database.drop();
-    });
+    const store = await postgresStorageFor(t);
     const places = ['Oslo', 'Bergen', 'Rexburg'];
     for (let n = 0; n < 30; n += 1) {
       await store.create(dogs, scope, {
