@@ -19,7 +19,7 @@ const TIMESTAMPS = new Set(['createdAt', 'updatedAt']);
 
 /**
  * The columns of a representation, in the order of representedFields, each named by its column (built once per
- * resource). Timestamps are read as they are: the connection turns their text into RFC 3339 (connection.ts rfc3339).
+ * resource). An item's timestamps are kept as RFC 3339 text, as the service writes them (migration 13).
  */
 export const selectList = perDefinition((def: ResourceDef): string =>
   representedFields(def)
