@@ -1,4 +1,5 @@
-// The scale-out backend: PostgreSQL through node-postgres, shared by any number of stateless nodes (SPEC §10).
+// The scale-out backend: PostgreSQL through the `postgres` driver (connection.ts), shared by any number of stateless
+// nodes (SPEC §10).
 import {
   representedFields,
   searchableFields,
