@@ -2,7 +2,7 @@
 // fresh copy of it, so that one run's POSTs never reach the next.
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import postgresJs from 'postgres';
 import { createStorage } from '../src/storage/create-storage.js';
 import type { Storage } from '../src/storage/storage.js';
 import { DATA_DIR } from './harness.js';
@@ -127,10 +127,9 @@ export function postgres(server: BenchPostgres): Backend {
  * state (statistics, visibility map), and the template hands both to every copy.
  */
 async function analyze(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = postgresJs(url, { max: 1, onnotice: () => {} });
   try {
-    await client.query('VACUUM (ANALYZE)');
+    await client`VACUUM (ANALYZE)`;
   } finally {
     await client.end();
   }

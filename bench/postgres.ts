@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import postgres from 'postgres';
 import { start, stop as stopProcess } from './harness.js';
 
 export interface BenchPostgres {
@@ -41,11 +41,11 @@ export async function startPostgres(dataDir: string): Promise<BenchPostgres> {
   }
   const url = (name: string, options?: string): string =>
     `${base}/${name}${options ? `?options=${encodeURIComponent(`-c ${options}`)}` : ''}`;
-  const query = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> => {
-    const client = new pg.Client({ connectionString: url('postgres') });
-    await client.connect();
+  // A connection for each statement, ended after it; its notices (DROP DATABASE IF EXISTS of none) are not printed.
+  const query = async (text: string, values: postgres.ParameterOrJSON<never>[] = []): Promise<postgres.Row[]> => {
+    const client = postgres(url('postgres'), { max: 1, onnotice: () => {} });
     try {
-      return (await client.query<T>(text, values)).rows;
+      return await client.unsafe(text, values);
     } finally {
       await client.end();
     }

@@ -2,7 +2,7 @@
 // rows whose item is gone, kept counts that differ from the rows.
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import postgres from 'postgres';
 
 /** Each query counts rows that point at nothing; every count must be 0. */
 const ORPHANS: Record<string, string> = {
@@ -66,12 +66,11 @@ export function sqliteOrphans(dataDir: string): Record<string, number> {
 
 /** The same on the PostgreSQL database at `url`. */
 export async function postgresOrphans(url: string): Promise<Record<string, number>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const counts: Record<string, number> = {};
     for (const [name, sql] of Object.entries({ ...ORPHANS, ...COUNTS, ...SEARCH_KEYS }))
-      counts[name] = Number((await client.query<{ count: string }>(sql)).rows[0]?.count);
+      counts[name] = Number((await client.unsafe<Array<{ count: string }>>(sql))[0]?.count);
     return counts;
   } finally {
     await client.end();

@@ -6,7 +6,7 @@
 // checkpoint) and took 5 to 10 times longer here.
 import type { TestContext } from 'node:test';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import postgres from 'postgres';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 
 /** A database where tests may create and drop schemas; unset, tests run on SQLite and PostgreSQL-only ones are skipped. */
@@ -26,21 +26,28 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-let admin: pg.Pool | undefined;
+/**
+ * How long the connections that create and drop schemas stay open unused. An open connection keeps a test file's
+ * process (or a script's) alive, so once its last schema is dropped the process waits this long, no longer, to exit;
+ * a test that outlasts it connects again for its drop (a few milliseconds).
+ */
+const ADMIN_IDLE_SECONDS = 0.1;
+
+let admin: postgres.Sql | undefined;
 
 export async function createDatabase(): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
-  // allowExitOnIdle: the pool does not keep a test file's process alive once its tests are done.
-  admin ??= new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2, allowExitOnIdle: true });
-  const pool = admin;
+  // DROP … CASCADE's notices are not the tests' to print.
+  admin ??= postgres(TEST_DATABASE_URL, { max: 2, idle_timeout: ADMIN_IDLE_SECONDS, onnotice: () => {} });
+  const sql = admin;
   const schema = `t_${randomBytes(8).toString('hex')}`;
-  await pool.query(`CREATE SCHEMA ${schema}`);
+  await sql.unsafe(`CREATE SCHEMA ${schema}`);
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     schema,
     url: url.toString(),
-    drop: async () => void (await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
+    drop: async () => void (await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
   };
 }
 

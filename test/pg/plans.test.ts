@@ -2,7 +2,7 @@
 // right after a bulk load (no statistics of it yet) and after ANALYZE, as a custom and as a generic plan.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
+import type postgres from 'postgres';
 import { dogs } from '../../src/resources/dogs.js';
 import { foods } from '../../src/resources/foods.js';
 import { owners } from '../../src/resources/owners.js';
@@ -172,21 +172,22 @@ function show(n: PlanNode, depth = 0): string {
   return [own, ...(n.Plans ?? []).map((c) => show(c, depth + 1))].join('\n');
 }
 
+/** EXPLAIN's one row, FORMAT JSON. */
+type Explained = Array<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>;
+
 /** Each statement's faults, as the custom plan (with its values, run) and as the generic plan PostgreSQL may reuse. */
-async function explainAll(client: pg.Client, statements: readonly Statement[], when: string): Promise<string[]> {
+async function explainAll(client: postgres.Sql, statements: readonly Statement[], when: string): Promise<string[]> {
   const found: string[] = [];
   const parallel = (node: PlanNode): boolean =>
     node['Node Type'].startsWith('Gather') || (node.Plans ?? []).some(parallel);
   for (const { label, sql, params } of statements) {
-    const run = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    const [run] = await client.unsafe<Explained>(
       `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
-      params as unknown[],
+      params as postgres.ParameterOrJSON<never>[],
     );
-    const generic = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `EXPLAIN (GENERIC_PLAN, FORMAT JSON) ${sql}`,
-    );
-    const custom = run.rows[0]!['QUERY PLAN'][0].Plan;
-    const reused = generic.rows[0]!['QUERY PLAN'][0].Plan;
+    const [generic] = await client.unsafe<Explained>(`EXPLAIN (GENERIC_PLAN, FORMAT JSON) ${sql}`);
+    const custom = run!['QUERY PLAN'][0].Plan;
+    const reused = generic!['QUERY PLAN'][0].Plan;
     if (process.env.PLANS_SHOW?.split(',').includes(label))
       process.stderr.write(`${label}, ${when}:\n${sql}\n${show(custom)}\n`);
     for (const fault of faults(custom)) found.push(`${when}, ${label}: ${fault}`);
@@ -203,27 +204,24 @@ async function explainAll(client: pg.Client, statements: readonly Statement[], w
 
 async function migratedAndSeeded(
   t: TestContext,
-): Promise<{ storage: PostgresStorage; client: pg.Client; seeder: Connection }> {
+): Promise<{ storage: PostgresStorage; client: postgres.Sql; seeder: Connection }> {
   const { storage, database } = await createPostgresStorage();
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  // The bulk load indexes its items through the service's own code, which runs on the service's driver.
+  // The bulk load indexes its items through the service's own code. The test's own statements run on the same
+  // connection, so each explained statement's parameters are sent as the service sends them.
   const seeder = new Connection(database.url, { poolSize: 1 });
   t.after(async () => {
     await seeder.close();
-    await client.end();
     await storage.close();
     await database.drop();
   });
-  return { storage, client, seeder };
+  return { storage, client: seeder.sql, seeder };
 }
 
 test('migrations leave statistics on every table: none is planned as never analysed', { skip }, async (t) => {
   const { client } = await migratedAndSeeded(t);
-  const { rows } = await client.query<{ relname: string }>(
-    `SELECT relname FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r' AND reltuples < 0`,
-  );
-  assert.deepEqual(rows, [], 'tables without statistics after migrate');
+  const rows = await client<Array<{ relname: string }>>`
+    SELECT relname FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r' AND reltuples < 0`;
+  assert.deepEqual([...rows], [], 'tables without statistics after migrate');
 });
 
 test(
@@ -241,7 +239,7 @@ test(
     assert.ok(batched.length >= 20, `most reads batch (${batched.length})`);
     statements.push(...batched);
     const found = await explainAll(client, statements, 'right after the bulk load');
-    await client.query('ANALYZE');
+    await client`ANALYZE`;
     found.push(...(await explainAll(client, statements, 'after ANALYZE')));
     assert.deepEqual(
       found.filter((fault) => !sortsOfMatches(fault)),

@@ -2,7 +2,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import postgres from 'postgres';
 import { defaultPgPoolSize } from '../../src/config.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { createDatabase, skipWithoutPostgres, TEST_DATABASE_URL } from './databases.js';
@@ -16,8 +16,7 @@ async function connectionsAfterBurst(t: TestContext, pgPoolSize: number | undefi
   const name = `pool-${randomBytes(6).toString('hex')}`;
   url.searchParams.set('application_name', name);
   const storage = await createStorage({ dataDir: 'unused', databaseUrl: url.toString(), pgPoolSize });
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
+  const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
   t.after(async () => {
     await storage.close();
     await admin.end();
@@ -26,10 +25,8 @@ async function connectionsAfterBurst(t: TestContext, pgPoolSize: number | undefi
   assert.equal(storage.kind, 'postgres');
   await Promise.all(Array.from({ length: 40 }, () => storage.ping()));
   // Idle connections stay in the pool for 30 s, so every one the burst opened is still there.
-  const { rows } = await admin.query<{ count: string }>(
-    'SELECT count(*) FROM pg_stat_activity WHERE application_name = $1',
-    [name],
-  );
+  const rows = await admin<Array<{ count: string }>>`
+    SELECT count(*) FROM pg_stat_activity WHERE application_name = ${name}`;
   return Number(rows[0]!.count);
 }
 

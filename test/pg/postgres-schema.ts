@@ -1,6 +1,6 @@
 // Reads the schema of a PostgreSQL schema (information_schema, pg_index) into the form compareSchema takes.
 import type { TestContext } from 'node:test';
-import pg from 'pg';
+import postgres from 'postgres';
 import type { ActualSchema, ActualTable } from '../../src/storage/expected-schema.js';
 import { createPostgresStorage } from './databases.js';
 
@@ -34,14 +34,10 @@ export async function migratedPostgresSchema(t: TestContext): Promise<ActualSche
 
 /** The tables of the connection's current schema (the test database's search_path). */
 export async function introspectPostgres(url: string): Promise<ActualSchema> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const columns = await client.query<[string, string, boolean]>({ text: COLUMNS, rowMode: 'array' });
-    const indexes = await client.query<[string, string, boolean, string, string[]]>({
-      text: INDEXES,
-      rowMode: 'array',
-    });
+    const columns = await valueRows<[string, string, boolean]>(sql, COLUMNS);
+    const indexes = await valueRows<[string, string, boolean, string, string[]]>(sql, INDEXES);
     const schema = new Map<
       string,
       { columns: Map<string, { notNull: boolean }>; indexes: Array<ActualTable['indexes'][number]> }
@@ -51,8 +47,8 @@ export async function introspectPostgres(url: string): Promise<ActualSchema> {
       if (!table) schema.set(name, (table = { columns: new Map(), indexes: [] }));
       return table;
     };
-    for (const [table, column, notNull] of columns.rows) tableOf(table).columns.set(column, { notNull });
-    for (const [table, name, unique, method, keys] of indexes.rows) {
+    for (const [table, column, notNull] of columns) tableOf(table).columns.set(column, { notNull });
+    for (const [table, name, unique, method, keys] of indexes) {
       tableOf(table).indexes.push({
         name,
         unique,
@@ -62,6 +58,11 @@ export async function introspectPostgres(url: string): Promise<ActualSchema> {
     }
     return schema;
   } finally {
-    await client.end();
+    await sql.end();
   }
+}
+
+/** The rows of `query` as arrays of column values, in the order of its SELECT list: INDEXES has two named relname. */
+async function valueRows<Row extends unknown[]>(sql: postgres.Sql, query: string): Promise<Row[]> {
+  return (await sql.unsafe(query).values()) as unknown as Row[];
 }

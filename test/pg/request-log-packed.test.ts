@@ -3,7 +3,7 @@
 // at once; migration 12 packs the rows kept one per request before it.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
+import postgres from 'postgres';
 import type { RequestLogEntry } from '../../src/storage/request-log-store.js';
 import { batchOf } from '../../src/storage/request-log-records.js';
 import { tenantScope } from '../../src/storage/storage.js';
@@ -27,25 +27,16 @@ async function open(t: TestContext, count = 1) {
   const database = await createDatabase();
   const nodes = Array.from({ length: count }, () => new PostgresStorage(database.url));
   for (const node of nodes) await node.migrate();
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
+  const client = postgres(database.url, { max: 1, onnotice: () => {} });
   t.after(async () => {
     await client.end();
     await Promise.all(nodes.map((node) => node.close()));
     await database.drop();
   });
-  const rows = async () =>
-    (
-      await client.query<{
-        client_id: string;
-        first_seq: string;
-        count: number;
-        first_time: string;
-        last_time: string;
-      }>(
-        'SELECT client_id, first_seq, count, first_time, last_time, count_2xx, count_3xx, count_4xx, count_5xx FROM request_log ORDER BY client_id, first_seq',
-      )
-    ).rows;
+  const rows = () =>
+    client<Array<{ client_id: string; first_seq: string; count: number; first_time: string; last_time: string }>>`
+      SELECT client_id, first_seq, count, first_time, last_time, count_2xx, count_3xx, count_4xx, count_5xx
+      FROM request_log ORDER BY client_id, first_seq`;
   return { nodes, client, rows, url: database.url };
 }
 
@@ -175,10 +166,10 @@ test('migration 12 packs the requests kept one row each before it, in their orde
     url,
   } = await open(t);
   // The table as migration 6 made it, with requests of two apps in the order they were logged.
-  await client.query(`CREATE TABLE request_log_unpacked (tenant_id text NOT NULL, seq bigserial NOT NULL,
+  await client`CREATE TABLE request_log_unpacked (tenant_id text NOT NULL, seq bigserial NOT NULL,
     client_id text NOT NULL, time bigint NOT NULL, method text NOT NULL, path text NOT NULL, version integer NOT NULL,
     status integer NOT NULL, status_class integer NOT NULL, code integer, message text, duration_ms double precision NOT NULL,
-    request_id text NOT NULL, PRIMARY KEY (tenant_id, seq))`);
+    request_id text NOT NULL, PRIMARY KEY (tenant_id, seq))`;
   const old = [
     entry('o0', { time: NOW }),
     entry('p0', { clientId: 'app-2', time: NOW + 1 }),
@@ -186,24 +177,10 @@ test('migration 12 packs the requests kept one row each before it, in their orde
     entry('o2', { time: NOW + 3, path: '/v1/dogs?access_token=***' }),
   ];
   for (const each of old) {
-    await client.query(
-      `INSERT INTO request_log_unpacked (tenant_id, client_id, time, method, path, version, status, status_class, code,
-        message, duration_ms, request_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        each.tenantId,
-        each.clientId,
-        each.time,
-        each.method,
-        each.path,
-        each.version,
-        each.status,
-        Math.floor(each.status / 100),
-        each.code,
-        each.message,
-        each.durationMs,
-        each.requestId,
-      ],
-    );
+    await client`INSERT INTO request_log_unpacked (tenant_id, client_id, time, method, path, version, status,
+        status_class, code, message, duration_ms, request_id) VALUES (${each.tenantId}, ${each.clientId}, ${each.time},
+        ${each.method}, ${each.path}, ${each.version}, ${each.status}, ${Math.floor(each.status / 100)}, ${each.code},
+        ${each.message}, ${each.durationMs}, ${each.requestId})`;
   }
   const connection = new Connection(url, { poolSize: 1 });
   t.after(() => connection.close());
@@ -213,8 +190,8 @@ test('migration 12 packs the requests kept one row each before it, in their orde
     entries.map(({ seq: _, ...rest }) => rest),
     [old[3], old[2], old[0]],
   );
-  const { rows } = await client.query(`SELECT to_regclass('request_log_unpacked') AS gone`);
-  assert.equal(rows[0].gone, null);
+  const [table] = await client`SELECT to_regclass('request_log_unpacked') AS gone`;
+  assert.equal(table!.gone, null);
   // New requests follow the packed ones.
   await node!.requestLog.insertBatch(batchOf([entry('new', { time: NOW + 9 })]));
   assert.deepEqual(await requestIds(node!), ['new', 'o2', 'o1', 'o0']);
