@@ -70,23 +70,24 @@ ${parts.join('\n')}
 `;
 }
 
-/** The markdown table: a row per operation and backend, a column per size. */
+/** The markdown table: a row per operation, a column per backend and size (short enough to read at a glance). */
 export function scaleTable(results: readonly Result[]): string {
   const sizes = unique(results.map((result) => result.size)).sort((a, b) => a - b);
+  const backends = unique(results.map((result) => result.backend));
+  const columns = backends.flatMap((backend) => sizes.map((size) => ({ backend, size })));
   const lines = [
-    `| operation | backend | ${sizes.map((size) => `${size.toLocaleString('en-US')} dogs`).join(' | ')} |`,
-    `|---|---|${sizes.map(() => '---:').join('|')}|`,
+    `| operation | ${columns.map(({ backend, size }) => `${backend}, ${size.toLocaleString('en-US')}`).join(' | ')} |`,
+    `|---|${columns.map(() => '---:').join('|')}|`,
   ];
-  for (const operation of unique(results.map((result) => result.operation)))
-    for (const backend of unique(results.map((result) => result.backend))) {
-      const cells = sizes.map((size) => {
-        const found = results.find(
-          (result) => result.operation === operation && result.backend === backend && result.size === size,
-        );
-        return found ? ratioText(found.ratio) : '';
-      });
-      if (cells.some((cell) => cell !== '')) lines.push(`| ${operation} | ${backend} | ${cells.join(' | ')} |`);
-    }
+  for (const operation of unique(results.map((result) => result.operation))) {
+    const cells = columns.map(({ backend, size }) => {
+      const found = results.find(
+        (result) => result.operation === operation && result.backend === backend && result.size === size,
+      );
+      return found ? ratioText(found.ratio) : '';
+    });
+    lines.push(`| ${operation} | ${cells.join(' | ')} |`);
+  }
   return lines.join('\n');
 }
 

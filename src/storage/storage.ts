@@ -129,7 +129,7 @@ export interface Storage {
    * The page `list` reads, each item as its JSON text with only `fields` (represented fields, in
    * that order): exactly the text JSON.stringify writes for that object. A backend may build the
    * texts in the database, which saves turning every value into a JavaScript string and back
-   * (docs/performance.md, change 22).
+   * (docs/performance.md, Design choices).
    */
   listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage>;
   count(def: ResourceDef, scope: Scope, criteria: Criteria): Promise<number>;

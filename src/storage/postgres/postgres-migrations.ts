@@ -328,7 +328,7 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     version: 12,
     description: 'the request log as one row per flush and app, its requests packed as on SQLite',
     // A flush of 2,000 requests was 2,000 rows and 8,000 index entries, written in one burst on the database server
-    // (docs/performance.md, "The request log on PostgreSQL"); it is now a row per app. A row's seqs are a block of
+    // (docs/performance.md, Design choices, PostgreSQL); it is now a row per app. A row's seqs are a block of
     // SEQS_PER_ROW from the sequence (postgres-request-log.ts), so that several nodes never wait for each other. The
     // bytes are stored uncompressed (EXTERNAL): records are short texts compression gains little on. The rows kept so
     // far are packed into the new table on start (migrate.ts) and the old table dropped.
