@@ -2,7 +2,6 @@
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
 import type { Filter, Sort } from '../../query/collection.js';
 import { perDefinition } from '../../resources/per-definition.js';
-import { KeptTexts } from '../kept-texts.js';
 import type { Criteria, ListQuery, Scope } from '../storage.js';
 import { matchRanges, matchSet, searchText, type TierStream } from '../search-keys.js';
 
@@ -238,32 +237,31 @@ export function rangeQuery(
   return { sql, params: params.values };
 }
 
-/** How many postings each key has, up to `bound`: one row, a count per key. */
+/**
+ * How many postings each key has, up to `bound`: one row, the counts in the keys' order joined by commas. The keys
+ * travel as one text joined by new lines (keys hold letters, digits, spaces, `|` and `~`) and the counts come back as
+ * one, so a batch of two-word searches carries two values per call each way instead of one per key; the text is one
+ * whatever the number of keys.
+ */
 export function postingsQuery(
   def: ResourceDef,
   scope: Scope,
   keys: readonly string[],
   bound: number,
 ): { sql: string; params: unknown[] } {
-  const tenant = scope.kind === 'tenant';
-  // Kept by shape (KeptTexts): two words give 30 keys, a text of 3 KiB to build and hash again for each request.
-  const texts = postingsTexts(def);
-  const shape = (keys.length * 1024 + Math.trunc(bound)) * 2 + (tenant ? 1 : 0);
-  const sql = texts.get(shape) ?? texts.keep(shape, postingsText(def, keys.length, bound, tenant));
-  return { sql, params: tenant ? [scope.tenantId, ...keys] : [...keys] };
+  const joined = keys.join('\n');
+  const { tenant, all } = postingsTexts(def);
+  if (scope.kind === 'tenant') return { sql: tenant, params: [joined, Math.trunc(bound), scope.tenantId] };
+  return { sql: all, params: [joined, Math.trunc(bound)] };
 }
-const postingsTexts = perDefinition((_def: ResourceDef) => new KeptTexts<number>());
-
-/** postingsQuery's text: the tenant is $1 with `tenant`, the keys follow in order. */
-function postingsText(def: ResourceDef, count: number, bound: number, tenant: boolean): string {
-  const first = tenant ? 2 : 1;
-  const counts = Array.from(
-    { length: count },
-    (_, index) =>
-      `(SELECT count(*) FROM (SELECT 1 FROM ${def.name}_search_keys WHERE ${tenant ? 'tenant_id = $1 AND ' : ''}key = $${first + index} LIMIT ${Math.trunc(bound)}) p)`,
-  );
-  return `SELECT ${counts.join(', ')}`;
-}
+/** postingsQuery's texts: $1 the keys, $2 the bound, $3 the tenant in a tenant's scope. */
+const postingsTexts = perDefinition((def: ResourceDef) => {
+  const text = (tenant: boolean): string =>
+    `SELECT string_agg(p.n::text, ',' ORDER BY k.i) FROM unnest(string_to_array($1::text, E'\\n')) WITH ORDINALITY AS k(key, i)
+    CROSS JOIN LATERAL (SELECT count(*) AS n FROM (SELECT 1 FROM ${def.name}_search_keys
+      WHERE ${tenant ? 'tenant_id = $3 AND ' : ''}key = k.key LIMIT $2::int) s) p`;
+  return { tenant: text(true), all: text(false) };
+});
 
 /**
  * The search keys of the item a CTE `created` just inserted (RETURNING seq), as a CTE of the same statement: `$1` is

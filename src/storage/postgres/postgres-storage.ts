@@ -181,8 +181,9 @@ export class PostgresStorage implements Storage {
       },
       postings: async (keys) => {
         const { sql, params } = postingsQuery(def, scope, keys, POSTINGS_BOUND);
-        const [counts] = await read<Row>(sql, params);
-        return new Map(keys.map((key, index) => [key, Number(counts![index])]));
+        const [[counts]] = await read<[string | null]>(sql, params);
+        const each = counts?.split(',') ?? [];
+        return new Map(keys.map((key, index) => [key, Number(each[index] ?? 0)]));
       },
     };
   }
