@@ -1,4 +1,4 @@
-// SQL texts kept by their shape, for both backends.
+// SQL texts kept by their shape (the SQLite backend's search texts, whose shape varies with each query).
 
 /**
  * SQL texts kept by their shape: built and hashed once, where a long text built for each request would be hashed
