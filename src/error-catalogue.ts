@@ -84,8 +84,8 @@ export const catalogue = {
     status: 400,
     title: 'Request does not parse',
     explanation:
-      'The request line or a header could not be read, for example a path with a broken %-escape. Encode the URL ' +
-      'properly.',
+      'The request line or a header could not be read, for example a path or a query string with a broken ' +
+      '%-escape or escaped bytes that are not UTF-8. Percent-encode the URL as UTF-8.',
   },
   headersTooLarge: {
     code: 1009,
@@ -239,7 +239,7 @@ export const catalogue = {
     title: 'Body does not parse',
     explanation:
       'The request body could not be read as its Content-Type says. Send valid JSON with Content-Type: ' +
-      'application/json, or name=value pairs with Content-Type: application/x-www-form-urlencoded.',
+      'application/json, or name=value pairs with Content-Type: application/x-www-form-urlencoded; both in UTF-8.',
   },
   bodyTooLarge: {
     code: 3001,

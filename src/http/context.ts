@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import type { QueryParams } from '../query/collection.js';
 import { formatFromAccept, formatFromSuffix, type Format } from '../representation/formats.js';
 import type { Scope, TenantScope } from '../storage/storage.js';
-import { readBody } from './raw-body.js';
+import { decodes, readBody } from './raw-body.js';
 import { formatSuffixOf } from './format-suffix.js';
 import { prefersExactCount } from './links.js';
 
@@ -110,6 +110,16 @@ export function parseIntent(request: FastifyRequest, version: number): Intent {
   const rendering = renderingOf(request);
   const suffix = formatSuffixOf(request.raw);
   if (suffix !== undefined) formatFromSuffix(suffix);
+  const url = request.url;
+  const queryAt = url.indexOf('?');
+  // The query parser keeps a broken escape as its text (%FF searched for "%FF"); the path's is already a 1008.
+  if (queryAt !== -1 && !decodes(url.slice(queryAt + 1))) {
+    throw new ApiError(
+      'requestMalformed',
+      'The query string has a broken %-escape, or escaped bytes that are not UTF-8. Percent-encode each value as ' +
+        'UTF-8 (a space as %20, é as %C3%A9).',
+    );
+  }
   const query = (request.query ?? {}) as QueryParams;
   const suppressRaw = query.suppress_response_codes;
   if (suppressRaw !== undefined && (typeof suppressRaw !== 'string' || !/^(true|false)$/i.test(suppressRaw))) {
@@ -123,8 +133,6 @@ export function parseIntent(request: FastifyRequest, version: number): Intent {
   const overridden = target !== undefined;
   const fieldsInQuery = overridden && httpMethod === 'GET';
   const { headers } = request;
-  const url = request.url;
-  const queryAt = url.indexOf('?');
   const prefer = headers.prefer;
   const intent: Draft = {
     version,

@@ -1,4 +1,5 @@
 // Reads a request body as the API accepts it: JSON (an object) or form fields, at most 16 KiB.
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseForm } from 'fast-querystring';
 import { ApiError } from '../errors.js';
@@ -37,12 +38,22 @@ export function readBody(request: FastifyRequest): Record<string, unknown> | und
 
 function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
   if (!raw || raw.bytes.length === 0) return undefined;
-  if (raw.mediaType === 'application/x-www-form-urlencoded')
-    return parseForm(raw.bytes.toString('utf8')) as Record<string, unknown>;
+  if (raw.mediaType === 'application/x-www-form-urlencoded') {
+    const text = utf8Of(raw.bytes, 'form');
+    if (!decodes(text)) {
+      throw new ApiError(
+        'bodyMalformed',
+        'The form body has a broken %-escape, or escaped bytes that are not UTF-8. Percent-encode each value as ' +
+          'UTF-8 (a space as %20 or +, é as %C3%A9).',
+      );
+    }
+    return parseForm(text) as Record<string, unknown>;
+  }
   if (raw.mediaType === 'application/json' || raw.mediaType.endsWith('+json')) {
+    const text = utf8Of(raw.bytes, 'JSON');
     let value: unknown;
     try {
-      value = JSON.parse(raw.bytes.toString('utf8'));
+      value = JSON.parse(text);
     } catch (error) {
       throw new ApiError(
         'bodyMalformed',
@@ -62,4 +73,29 @@ function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
     'mediaTypeUnsupported',
     `The body has ${named}. Send application/json or application/x-www-form-urlencoded.`,
   );
+}
+
+/**
+ * The body as text. JSON and forms are UTF-8 (RFC 8259 §8.1, the URL standard); bytes that are not were replaced by
+ * U+FFFD without a word, and a client learnt nothing of its broken encoding.
+ */
+function utf8Of(bytes: Buffer, kind: 'JSON' | 'form'): string {
+  if (!isUtf8(bytes)) {
+    throw new ApiError(
+      'bodyMalformed',
+      `The ${kind} body is not valid UTF-8. Encode the text as UTF-8 (a Latin-1 or Windows-1252 body is not read).`,
+    );
+  }
+  return bytes.toString('utf8');
+}
+
+/** Whether %-escaped text decodes: every % starts two hex digits, and the escaped bytes are UTF-8. */
+export function decodes(text: string): boolean {
+  if (!text.includes('%')) return true;
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -139,3 +139,80 @@ test('a create with no body at all is a 400 saying the name is required', async 
   assert.equal(response.statusCode, 400);
   assert.equal(response.json().code, 3004);
 });
+
+const undecodableBodies: Array<[string, string, string | Buffer, RegExp]> = [
+  [
+    'JSON that is not UTF-8',
+    'application/json',
+    Buffer.from([...Buffer.from('{"name":"'), 0xff, 0xfe, 0x22, 0x7d]),
+    /JSON body is not valid UTF-8/,
+  ],
+  [
+    'a form that is not UTF-8',
+    'application/x-www-form-urlencoded',
+    Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3d, 0xe9]),
+    /form body is not valid UTF-8/,
+  ],
+  [
+    'a form escaping bytes that are not UTF-8',
+    'application/x-www-form-urlencoded',
+    'name=%FF%FE',
+    /broken %-escape, or escaped bytes that are not UTF-8/,
+  ],
+  ['a form with a broken %-escape', 'application/x-www-form-urlencoded', 'name=Re%zzx', /broken %-escape/],
+  ['a form with a lone %', 'application/x-www-form-urlencoded', 'name=100%', /broken %-escape/],
+];
+for (const [what, type, body, message] of undecodableBodies) {
+  test(`a create with ${what} is a 400 (code 3000) and creates nothing`, async (t) => {
+    const api = await build(t);
+    const response = await api.request({ method: 'POST', url: '/v2/dogs', body, headers: { 'content-type': type } });
+    assert.equal(response.statusCode, 400);
+    const error = response.json();
+    assert.equal(error.code, 3000);
+    assert.match(error.message, message);
+    assert.equal(error.more_info, `${api.config.portalUrl}/errors/3000`);
+    assert.equal(await dogCount(api), 0);
+  });
+}
+
+test('escaped UTF-8 in a form and raw UTF-8 in JSON are read as the characters they encode', async (t) => {
+  const api = await build(t);
+  const form = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    body: 'name=Fj%C3%A4ll+r%C3%A4v',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  assert.equal(form.statusCode, 201);
+  assert.equal(form.json().dog.name, 'Fjäll räv');
+  const json = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    body: Buffer.from('{"name":"Fjällräv 🐕"}', 'utf8'),
+    headers: { 'content-type': 'application/json' },
+  });
+  assert.equal(json.statusCode, 201);
+  assert.equal(json.json().dog.name, 'Fjällräv 🐕');
+});
+
+for (const query of ['q=%FF', 'q=Re%zzx', 'color=100%', 'limit=1&q=%C3']) {
+  test(`a query string with an undecodable escape (${query}) is a 400 (code 1008)`, async (t) => {
+    const api = await build(t);
+    const response = await api.request({ url: `/v2/dogs?${query}` });
+    assert.equal(response.statusCode, 400);
+    const error = response.json();
+    assert.equal(error.code, 1008);
+    assert.match(error.message, /query string has a broken %-escape/);
+  });
+}
+
+test('a query string of escaped UTF-8 searches for the characters it encodes', async (t) => {
+  const api = await build(t);
+  await createDog(api, { name: 'Fjäll' });
+  const response = await api.request({ url: '/v2/dogs?q=fj%C3%A4ll' });
+  assert.equal(response.statusCode, 200);
+  assert.deepEqual(
+    response.json().dogs.map((entry: { dog: { name: string } }) => entry.dog.name),
+    ['Fjäll'],
+  );
+});
