@@ -130,8 +130,11 @@ export function sendOAuthError(reply: FastifyReply, failure: OAuthFailure): Fast
   return sendOAuth(reply, failure.status, { error: failure.error, error_description: rfcText(failure.message) });
 }
 
-/** RFC 6749 §5.2: error_description is printable ASCII without `"` and `\`; a message that quotes input is made so. */
-function rfcText(text: string): string {
+/**
+ * RFC 6749 §4.1.2.1 and §5.2: error_description is printable ASCII without `"` and `\`; a message that quotes input is
+ * made so (the token endpoint's answers and the authorization endpoint's redirects alike).
+ */
+export function rfcText(text: string): string {
   return /^[\x20\x21\x23-\x5B\x5D-\x7E]*$/.test(text)
     ? text
     : text

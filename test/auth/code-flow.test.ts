@@ -136,6 +136,8 @@ test('every other error is redirected with error and state (RFC 6749 §4.1.2.1)'
       assert.equal(location.searchParams.get('error'), error, JSON.stringify(overrides));
       assert.equal(location.searchParams.get('state'), 'st-123');
       assert.equal(location.searchParams.get('code'), null);
+      // RFC 6749 §4.1.2.1: the description is printable ASCII without " and \, even where it quotes the request.
+      assert.match(location.searchParams.get('error_description') ?? '', /^[\x20\x21\x23-\x5B\x5D-\x7E]+$/);
     }
   }
 });
