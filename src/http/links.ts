@@ -47,6 +47,8 @@ export function pagingHeaders(original: string, publicUrl: string, page: PageInf
     headers['preference-applied'] = 'count=exact';
   }
   headers.link = links.join(', ');
+  // Prefer: count=exact changes the answer's headers, so a cache must key it by Prefer too (RFC 7240 §2).
+  headers.vary = 'Accept, Prefer';
   return headers;
 }
 

@@ -70,4 +70,7 @@ test('Prefer: count=exact adds X-Total-Count, a last link and Preference-Applied
   const empty = await api.request({ url: '/v1/dogs?color=white', headers: { prefer: 'count=exact' } });
   assert.equal(empty.headers['x-total-count'], '0');
   assert.equal(links(empty.headers.link).last, `${BASE}/v1/dogs?color=white&limit=10&offset=0`);
+  // The same URL answers with other headers by Prefer, so caches must key it by Prefer (RFC 7240 §2).
+  for (const answer of [response, filtered, empty, await api.request({ url: '/v1/dogs?limit=10' })])
+    assert.match(String(answer.headers.vary), /^Accept, Prefer(, Accept-Encoding)?$/);
 });
