@@ -4,8 +4,8 @@ import { PATH_CONTROL_PARAMS, DEFAULT_LIMIT, MAX_LIMIT, MAX_Q_LENGTH } from '../
 import { sortableFields, representedFields, type ResourceDef } from '../resources/definition.js';
 import { ref, type JsonObject } from './json-schema.js';
 
-/** parseOffset reads at most nine digits. */
-const MAX_OFFSET = 999_999_999;
+/** parseOffset reads any whole number, past this one as this one. */
+const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
 export function inQuery(name: string, description: string, schema: JsonObject, extra: JsonObject = {}): JsonObject {
   return { name, in: 'query', description, schema, ...extra };

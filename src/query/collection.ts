@@ -82,16 +82,20 @@ export function parseLimit(params: QueryParams): number {
   return limit;
 }
 
+/**
+ * Any whole number (SPEC §3: "integer ≥ 0"). Past 2^53 − 1 a number no longer has an exact JavaScript value; it reads
+ * as that much, since every page so deep is empty in any store.
+ */
 export function parseOffset(params: QueryParams): number {
   const raw = single(params, 'offset');
   if (raw === undefined) return 0;
-  if (!WHOLE_NUMBER.test(raw)) {
+  if (!/^\d+$/.test(raw)) {
     throw new ApiError(
       'offsetInvalid',
       `offset must be a whole number, 0 or more, got "${raw}". Leave it out to start at the first item.`,
     );
   }
-  return Number(raw);
+  return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
 }
 
 /** The resource's filters present in `params`; enum fields check their values. */

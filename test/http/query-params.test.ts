@@ -59,6 +59,30 @@ test('bad limit and offset values are 400s', async (t) => {
   }
 });
 
+test('an offset of any number of digits is a page past the end, on every kind of list', async (t) => {
+  const api = await build(t);
+  await createDog(api, { name: 'Rex', furColor: 'brown', state: 'adoptable' });
+  const owner = (await api.request({ method: 'POST', url: '/v1/owners', form: { name: 'Ann' } })).json().owner;
+  for (const offset of ['1000000000', '9007199254740991', '99999999999999999999']) {
+    for (const path of ['/v1/dogs', '/v2/dogs?color=brown', '/v2/dogs?sort=name', `/v2/owners/${owner.id}/dogs`]) {
+      const url = `${path}${path.includes('?') ? '&' : '?'}limit=10&offset=${offset}`;
+      const response = await api.request({ url });
+      assert.equal(response.statusCode, 200, url);
+      assert.deepEqual(response.json().dogs, [], url);
+      // Past 2^53 − 1 the offset reads as 2^53 − 1: the previous page is exact arithmetic on it.
+      const read = Math.min(Number(offset), Number.MAX_SAFE_INTEGER);
+      assert.match(String(response.headers.link), new RegExp(`offset=${read - 10}>; rel="prev"`), url);
+    }
+    const adoptions = await api.request({ url: `/v2/adoptions?offset=${offset}`, token: null });
+    assert.equal(adoptions.statusCode, 200);
+    assert.deepEqual(adoptions.json().dogs, []);
+    // A ranked search stays bounded: its pages end 1000 results deep.
+    const ranked = await api.request({ url: `/v2/dogs?q=rex&offset=${offset}` });
+    assert.equal(ranked.statusCode, 400);
+    assert.equal(ranked.json().code, 2011);
+  }
+});
+
 test('filters match case-insensitively, take comma-separated alternatives, and combine with AND', async (t) => {
   const api = await build(t);
   await createDog(api, { name: 'Rex', furColor: 'Brown', location: 'Oslo', state: 'adoptable' });
