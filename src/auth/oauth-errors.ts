@@ -97,7 +97,10 @@ export type OAuthFailure =
 const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailure>> = {
   invalid_request: (description) => new InvalidRequest(description),
   invalid_client: (description) => new InvalidClient(description, false),
-  invalid_grant: (description) => new InvalidGrant(description),
+  // RFC 6749 §5.2: a missing parameter is invalid_request. The library calls a code exchange without the
+  // code_verifier its PKCE challenge needs an invalid_grant, though nothing about the grant was checked yet.
+  invalid_grant: (description) =>
+    description.startsWith('Missing parameter') ? new InvalidRequest(description) : new InvalidGrant(description),
   unauthorized_client: (description) => new UnauthorizedClient(description),
   unsupported_grant_type: (description) => new UnsupportedGrantType(description),
   invalid_scope: () =>

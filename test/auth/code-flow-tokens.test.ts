@@ -26,6 +26,16 @@ test('a wrong code_verifier is invalid_grant, and the code is used up', async (t
   assert.equal(again.json().error, 'invalid_grant');
 });
 
+test('an exchange without the code_verifier is invalid_request (a missing parameter, RFC 6749 §5.2)', async (t) => {
+  const flow = await codeFlow(t);
+  const code = await codeOf(flow);
+  const answer = await tokenRequest(flow, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+  assert.equal(answer.statusCode, 400);
+  assert.equal(answer.json().error, 'invalid_request');
+  assert.match(answer.json().error_description, /code_verifier/);
+  assert.equal(answer.headers['cache-control'], 'no-store');
+});
+
 test('the exchange needs the same redirect_uri', async (t) => {
   const flow = await codeFlow(t);
   const code = await codeOf(flow);
