@@ -5,6 +5,16 @@ export interface PageInfo {
   readonly hasMore: boolean;
   /** Present only when the client asked for `Prefer: count=exact`. */
   readonly total?: number;
+  /** How many items there are, when known without `total`: counted for an empty page past the first (pageEnd). */
+  readonly end?: number;
+}
+
+/**
+ * Whether a page needs the number of items to link its `prev` (SPEC §3: "where such a page exists"): an empty page
+ * after the first may lie past the end, where the page before it is empty too.
+ */
+export function needsEnd(offset: number, size: number): boolean {
+  return size === 0 && offset > 0;
 }
 
 /** Whether a Prefer header (RFC 7240) says `count=exact`, among any other preferences. */
@@ -37,7 +47,10 @@ export function pagingHeaders(original: string, publicUrl: string, page: PageInf
   const links = [link(0, limit, 'first')];
   if (offset > 0) {
     const previous = Math.max(0, offset - limit);
-    links.push(link(previous, offset - previous, 'prev'));
+    const end = page.total ?? page.end;
+    // Past the end, prev is the last page that has items (none when there is no item at all).
+    if (end === undefined || previous < end) links.push(link(previous, offset - previous, 'prev'));
+    else if (end > 0) links.push(link(Math.floor((end - 1) / limit) * limit, limit, 'prev'));
   }
   if (page.hasMore) links.push(link(offset + limit, limit, 'next'));
   const headers: Record<string, string> = {};

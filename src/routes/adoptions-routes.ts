@@ -1,6 +1,6 @@
 // GET /adoptions: the one open operation — adoptable dogs of every tenant, public fields only, CORS for any origin.
 import type { Endpoint } from '../http/endpoint.js';
-import { pagingHeaders } from '../http/links.js';
+import { needsEnd, pagingHeaders } from '../http/links.js';
 import { parseFilters, parseLimit, parseOffset, parseSort } from '../query/collection.js';
 import { representedFields, type ResourceDef } from '../resources/definition.js';
 import { dogs } from '../resources/dogs.js';
@@ -48,18 +48,22 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
           const limit = parseLimit(query);
           const offset = parseOffset(query);
           // The access stage gave the public view: every tenant's rows, read-only.
-          const { document, hasMore } = await listPage(
+          const { document, hasMore, size } = await listPage(
             storage,
             adoptableDogs,
             context.scope,
             { filters, sort, limit, offset },
             selection,
           );
-          const total = context.exactCount ? await storage.count(adoptableDogs, context.scope, { filters }) : undefined;
+          const counted =
+            context.exactCount || needsEnd(offset, size)
+              ? await storage.count(adoptableDogs, context.scope, { filters })
+              : undefined;
+          const total = context.exactCount ? counted : undefined;
           return {
             status: 200,
             document,
-            headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total }),
+            headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total, end: counted }),
           };
         },
       },

@@ -5,7 +5,7 @@ import { etagOf, ifMatches } from '../http/conditional.js';
 import type { ApiContext } from '../http/context.js';
 import type { Operation } from '../http/endpoint.js';
 import type { Outcome } from '../http/respond.js';
-import { pagingHeaders } from '../http/links.js';
+import { needsEnd, pagingHeaders } from '../http/links.js';
 import { expand } from '../plan/expand.js';
 import { readInput } from '../query/write-values.js';
 import {
@@ -68,13 +68,15 @@ export function listOperation(
       // Parameters come before the item (SPEC §8): the parent is looked up once they are all valid.
       const related = nesting && (await parentRelation(storage, nesting, context));
       const wanted: ListQuery = { filters, q, related, sort, limit, offset };
-      const { document, hasMore } = await listPage(storage, def, scope, wanted, selection);
+      const { document, hasMore, size } = await listPage(storage, def, scope, wanted, selection);
       // The count takes the same criteria; it ignores the sort and the page.
-      const total = context.exactCount ? await storage.count(def, scope, wanted) : undefined;
+      const counted =
+        context.exactCount || needsEnd(offset, size) ? await storage.count(def, scope, wanted) : undefined;
+      const total = context.exactCount ? counted : undefined;
       return {
         status: 200,
         document,
-        headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total }),
+        headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total, end: counted }),
       };
     },
   };
@@ -91,15 +93,17 @@ export async function listPage(
   scope: Scope,
   query: ListQuery,
   selection: Selection,
-): Promise<{ document: Body; hasMore: boolean }> {
+): Promise<{ document: Body; hasMore: boolean; size: number }> {
   if (selection.associations.length === 0) {
     const page = await storage.listJson(def, scope, query, selection.scalars);
-    return { document: new JsonList(def.name, def.singular, page.items), hasMore: page.hasMore };
+    const document = new JsonList(def.name, def.singular, page.items);
+    return { document, hasMore: page.hasMore, size: page.items.length };
   }
   const page = await storage.list(def, scope, query);
   const expanding = expand(storage, def, scope, page.items, selection);
   if (expanding) await expanding;
-  return { document: listDocument(def.name, def.singular, page.items, selection), hasMore: page.hasMore };
+  const document = listDocument(def.name, def.singular, page.items, selection);
+  return { document, hasMore: page.hasMore, size: page.items.length };
 }
 
 export function countOperation(def: ResourceDef, { storage }: RouteDeps): Operation {

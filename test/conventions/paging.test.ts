@@ -57,6 +57,25 @@ test('the access token never appears in a Link', async (t) => {
   assert.ok(!header.includes('secret'));
 });
 
+test('past the end, prev is the last page that has items, and there is none when nothing matches', async (t) => {
+  const api = await build(t);
+  await seed(api, 11);
+  const prevOf = async (url: string, token?: null): Promise<string | undefined> => {
+    const response = await api.request({ url, token });
+    assert.equal(response.statusCode, 200, url);
+    const found = links(response.headers.link);
+    assert.equal(found.next, undefined, url);
+    assert.equal(response.headers['x-total-count'], undefined, url);
+    return found.prev;
+  };
+  assert.equal(await prevOf('/v1/dogs?limit=3&offset=50'), `${BASE}/v1/dogs?limit=3&offset=9`);
+  // The page just before the end still has items: prev is the usual one.
+  assert.equal(await prevOf('/v1/dogs?limit=10&offset=11'), `${BASE}/v1/dogs?limit=10&offset=1`);
+  assert.equal(await prevOf('/v1/dogs?color=white&offset=30'), undefined);
+  assert.equal(await prevOf('/v2/search?q=dog&limit=5&offset=40'), `${BASE}/v2/search?q=dog&limit=5&offset=10`);
+  assert.equal(await prevOf('/v2/adoptions?limit=4&offset=100', null), undefined);
+});
+
 test('Prefer: count=exact adds X-Total-Count, a last link and Preference-Applied', async (t) => {
   const api = await build(t);
   await seed(api, 25);

@@ -69,9 +69,9 @@ test('an offset of any number of digits is a page past the end, on every kind of
       const response = await api.request({ url });
       assert.equal(response.statusCode, 200, url);
       assert.deepEqual(response.json().dogs, [], url);
-      // Past 2^53 − 1 the offset reads as 2^53 − 1: the previous page is exact arithmetic on it.
-      const read = Math.min(Number(offset), Number.MAX_SAFE_INTEGER);
-      assert.match(String(response.headers.link), new RegExp(`offset=${read - 10}>; rel="prev"`), url);
+      // Past the end, prev is the last page with items: the one dog's, or none for the owner who has none.
+      const prev = /<[^>]*[?&]offset=(\d+)>; rel="prev"/.exec(String(response.headers.link))?.[1];
+      assert.equal(prev, path.includes('owners') ? undefined : '0', url);
     }
     const adoptions = await api.request({ url: `/v2/adoptions?offset=${offset}`, token: null });
     assert.equal(adoptions.statusCode, 200);
