@@ -22,12 +22,15 @@ export const EnvSchema = Type.Object({
     description: 'an address to listen on (all interfaces by default)',
   }),
   PUBLIC_URL: Type.Optional(
-    Type.String({ pattern: HTTP_URL, description: 'an absolute http:// or https:// URL, the public API root {base}' }),
+    Type.String({
+      pattern: HTTP_URL,
+      description: 'an absolute http:// or https:// URL without a query or fragment, the public API root {base}',
+    }),
   ),
   PORTAL_URL: Type.Optional(
     Type.String({
       pattern: HTTP_URL,
-      description: 'an absolute http:// or https:// URL, the developer portal {portal}',
+      description: 'an absolute http:// or https:// URL without a query or fragment, the developer portal {portal}',
     }),
   ),
   DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'the folder of the embedded SQLite database' }),
@@ -38,9 +41,10 @@ export const EnvSchema = Type.Object({
     Type.Integer({ minimum: 1, maximum: 1000, description: 'the connections of each node to PostgreSQL' }),
   ),
   LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({ type: 'string', enum: [...LOG_LEVELS], default: 'info' }),
-  TOKEN_TTL_SECONDS: Type.Integer({ minimum: 1, default: 3600 }),
-  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 6000 }),
-  RATE_LIMIT_OPEN_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
+  // Upper bounds keep each value where its arithmetic holds: an expiry a date can carry, a count exact in a number.
+  TOKEN_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 315_360_000, default: 3600 }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 6000 }),
+  RATE_LIMIT_OPEN_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 600 }),
   RATES_FILE: Type.Optional(
     Type.String({ minLength: 1, description: 'the path of an ECB euro reference rates XML file' }),
   ),
@@ -73,6 +77,8 @@ export const EnvSchema = Type.Object({
   }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({
     minimum: 0,
+    // An hour; a timer cannot wait longer than 2^31 - 1 ms, and Node fires a longer one at once.
+    maximum: 3_600_000,
     default: 10000,
     description: 'how long SIGTERM waits for requests in flight',
   }),
@@ -188,6 +194,12 @@ function validate(raw: Record<string, string>): Env {
     for (const name of ['PUBLIC_URL', 'PORTAL_URL', 'RATES_URL'] as const) {
       const value = parsed[name];
       if (value !== undefined && !URL.canParse(value)) faults.set(name, fault(name, value));
+    }
+    // {base} and {portal} get paths appended (the issuer, the endpoints, more_info): a query or fragment would end
+    // up in the middle of every such URL.
+    for (const name of ['PUBLIC_URL', 'PORTAL_URL'] as const) {
+      const value = parsed[name];
+      if (value !== undefined && /[?#]/.test(value)) faults.set(name, fault(name, value));
     }
     if (parsed.TRUST_PROXY !== undefined && !isProxyList(parsed.TRUST_PROXY))
       faults.set('TRUST_PROXY', fault('TRUST_PROXY', parsed.TRUST_PROXY));

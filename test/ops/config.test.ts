@@ -121,13 +121,24 @@ const invalid: Array<{ env: Record<string, string>; variable: string; says: RegE
   { env: { V1_SUNSET: '2026-13-45' }, variable: 'V1_SUNSET', says: /YYYY-MM-DD/ },
   { env: { V1_SUNSET: '2026-02-30' }, variable: 'V1_SUNSET', says: /YYYY-MM-DD/ },
   { env: { V1_DEPRECATED: 'next year' }, variable: 'V1_DEPRECATED', says: /YYYY-MM-DD/ },
-  { env: { RATE_LIMIT_PER_MINUTE: '-1' }, variable: 'RATE_LIMIT_PER_MINUTE', says: /whole number, 0 or more/ },
+  { env: { RATE_LIMIT_PER_MINUTE: '-1' }, variable: 'RATE_LIMIT_PER_MINUTE', says: /whole number from 0 to/ },
   {
     env: { RATE_LIMIT_OPEN_PER_MINUTE: 'lots' },
     variable: 'RATE_LIMIT_OPEN_PER_MINUTE',
-    says: /whole number, 0 or more/,
+    says: /whole number from 0 to 1000000000/,
   },
-  { env: { TOKEN_TTL_SECONDS: '0' }, variable: 'TOKEN_TTL_SECONDS', says: /whole number, 1 or more/ },
+  { env: { TOKEN_TTL_SECONDS: '0' }, variable: 'TOKEN_TTL_SECONDS', says: /whole number from 1 to 315360000/ },
+  // A lifetime past any date a token's expiry can carry made every token request a 500.
+  { env: { TOKEN_TTL_SECONDS: '9000000000000' }, variable: 'TOKEN_TTL_SECONDS', says: /from 1 to 315360000/ },
+  {
+    env: { RATE_LIMIT_PER_MINUTE: '99999999999999999999' },
+    variable: 'RATE_LIMIT_PER_MINUTE',
+    says: /0 to 1000000000/,
+  },
+  // Node fires a timer longer than 2^31 - 1 ms at once: SIGTERM dropped the requests in flight.
+  { env: { SHUTDOWN_TIMEOUT_MS: '3000000000' }, variable: 'SHUTDOWN_TIMEOUT_MS', says: /from 0 to 3600000/ },
+  { env: { PUBLIC_URL: 'http://x.test/base?a=1' }, variable: 'PUBLIC_URL', says: /without a query or fragment/ },
+  { env: { PORTAL_URL: 'http://x.test/portal#top' }, variable: 'PORTAL_URL', says: /without a query or fragment/ },
   { env: { PG_POOL_SIZE: '0' }, variable: 'PG_POOL_SIZE', says: /whole number from 1 to 1000/ },
   { env: { PG_POOL_SIZE: '1001' }, variable: 'PG_POOL_SIZE', says: /whole number from 1 to 1000/ },
   { env: { PG_POOL_SIZE: 'ten' }, variable: 'PG_POOL_SIZE', says: /whole number from 1 to 1000/ },

@@ -12,6 +12,11 @@ const cases: Array<{ why: string; env: Record<string, string>; says: RegExp[] }>
     says: [/^Invalid configuration: PORT must be a whole number from 0 to 65535, but it is "abc"\./],
   },
   {
+    why: 'a DATA_DIR that is a file',
+    env: { DATA_DIR: '/etc/passwd' },
+    says: [/^The service could not start: DATA_DIR \/etc\/passwd cannot hold the database: EEXIST/],
+  },
+  {
     // Port 1 on loopback: nothing listens there, so the connection is refused at once.
     why: 'a DATABASE_URL whose PostgreSQL cannot be reached',
     env: { PORT: '0', DATABASE_URL: 'postgres://registry:s3cret-word@127.0.0.1:1/registry' },

@@ -75,7 +75,12 @@ export class SqliteStorage implements Storage {
   constructor(dataDir: string | ':memory:') {
     let file = ':memory:';
     if (dataDir !== ':memory:') {
-      fs.mkdirSync(dataDir, { recursive: true });
+      try {
+        fs.mkdirSync(dataDir, { recursive: true });
+      } catch (error) {
+        // Say which setting: the system's own text (EEXIST, EACCES) names only a path.
+        throw new Error(`DATA_DIR ${dataDir} cannot hold the database: ${(error as Error).message}`);
+      }
       file = path.join(dataDir, 'registry.sqlite');
     }
     this.db = new Database(file);
