@@ -79,7 +79,9 @@ export class SqliteStorage implements Storage {
         fs.mkdirSync(dataDir, { recursive: true });
       } catch (error) {
         // Say which setting: the system's own text (EEXIST, EACCES) names only a path.
-        throw new Error(`DATA_DIR ${dataDir} cannot hold the database: ${(error as Error).message}`);
+        throw new Error(`DATA_DIR ${dataDir} cannot hold the database: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
       file = path.join(dataDir, 'registry.sqlite');
     }
