@@ -5,16 +5,26 @@ export interface PageInfo {
   readonly hasMore: boolean;
   /** Present only when the client asked for `Prefer: count=exact`. */
   readonly total?: number;
-  /** How many items there are, when known without `total`: counted for an empty page past the first (pageEnd). */
+  /** How many items there are, when known without `total`: counted for an empty page after the first (pageCounts). */
   readonly end?: number;
 }
 
 /**
- * Whether a page needs the number of items to link its `prev` (SPEC §3: "where such a page exists"): an empty page
- * after the first may lie past the end, where the page before it is empty too.
+ * The counts a page's headers need, counted once with `count`: `total` when the client asked for it (Prefer:
+ * count=exact), `end` when `prev` does — an empty page after the first may lie past the end, where the page before it
+ * is empty too (SPEC §3: prev "where such a page exists").
  */
-export function needsEnd(offset: number, size: number): boolean {
-  return size === 0 && offset > 0;
+export async function pageCounts(
+  exactCount: boolean,
+  offset: number,
+  size: number,
+  count: () => Promise<number>,
+): Promise<{ total?: number; end?: number }> {
+  if (exactCount) {
+    const total = await count();
+    return { total, end: total };
+  }
+  return size === 0 && offset > 0 ? { end: await count() } : {};
 }
 
 /** Whether a Prefer header (RFC 7240) says `count=exact`, among any other preferences. */

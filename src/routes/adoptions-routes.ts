@@ -1,6 +1,6 @@
 // GET /adoptions: the one open operation — adoptable dogs of every tenant, public fields only, CORS for any origin.
 import type { Endpoint } from '../http/endpoint.js';
-import { needsEnd, pagingHeaders } from '../http/links.js';
+import { pageCounts, pagingHeaders } from '../http/links.js';
 import { parseFilters, parseLimit, parseOffset, parseSort } from '../query/collection.js';
 import { representedFields, type ResourceDef } from '../resources/definition.js';
 import { dogs } from '../resources/dogs.js';
@@ -55,15 +55,13 @@ export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {
             { filters, sort, limit, offset },
             selection,
           );
-          const counted =
-            context.exactCount || needsEnd(offset, size)
-              ? await storage.count(adoptableDogs, context.scope, { filters })
-              : undefined;
-          const total = context.exactCount ? counted : undefined;
+          const counts = await pageCounts(context.exactCount, offset, size, () =>
+            storage.count(adoptableDogs, context.scope, { filters }),
+          );
           return {
             status: 200,
             document,
-            headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total, end: counted }),
+            headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, ...counts }),
           };
         },
       },

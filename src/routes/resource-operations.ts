@@ -5,7 +5,7 @@ import { etagOf, ifMatches } from '../http/conditional.js';
 import type { ApiContext } from '../http/context.js';
 import type { Operation } from '../http/endpoint.js';
 import type { Outcome } from '../http/respond.js';
-import { needsEnd, pagingHeaders } from '../http/links.js';
+import { pageCounts, pagingHeaders } from '../http/links.js';
 import { expand } from '../plan/expand.js';
 import { readInput } from '../query/write-values.js';
 import {
@@ -70,13 +70,11 @@ export function listOperation(
       const wanted: ListQuery = { filters, q, related, sort, limit, offset };
       const { document, hasMore, size } = await listPage(storage, def, scope, wanted, selection);
       // The count takes the same criteria; it ignores the sort and the page.
-      const counted =
-        context.exactCount || needsEnd(offset, size) ? await storage.count(def, scope, wanted) : undefined;
-      const total = context.exactCount ? counted : undefined;
+      const counts = await pageCounts(context.exactCount, offset, size, () => storage.count(def, scope, wanted));
       return {
         status: 200,
         document,
-        headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total, end: counted }),
+        headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, ...counts }),
       };
     },
   };

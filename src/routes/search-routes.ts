@@ -1,7 +1,7 @@
 // GET /search: one search over every resource the requester can see, in the `results` envelope, best match first.
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
-import { needsEnd, pagingHeaders } from '../http/links.js';
+import { pageCounts, pagingHeaders } from '../http/links.js';
 import { checkSearchDepth, parseLimit, parseOffset, parseQ, single } from '../query/collection.js';
 import { defaultSelection } from '../query/selection.js';
 import { shapeItem, type Document } from '../representation/document.js';
@@ -46,19 +46,17 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
           const offset = parseOffset(query);
           checkSearchDepth(offset, limit);
           const { hits, hasMore } = await storage.search(scope, { q, types, limit, offset });
-          let counted: number | undefined;
-          if (context.exactCount || needsEnd(offset, hits.length)) {
-            const counts = await Promise.all(types.map((def) => storage.count(def, scope, { filters: [], q })));
-            counted = counts.reduce((sum, count) => sum + count, 0);
-          }
-          const total = context.exactCount ? counted : undefined;
+          const counts = await pageCounts(context.exactCount, offset, hits.length, async () => {
+            const each = await Promise.all(types.map((def) => storage.count(def, scope, { filters: [], q })));
+            return each.reduce((sum, count) => sum + count, 0);
+          });
           const document: Document = {
             results: hits.map(({ def, item }) => ({ [def.singular]: shapeItem(item, defaultSelection(def)) })),
           };
           return {
             status: 200,
             document,
-            headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, total, end: counted }),
+            headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, ...counts }),
           };
         },
       },
