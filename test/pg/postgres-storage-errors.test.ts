@@ -5,13 +5,23 @@ import net from 'node:net';
 import postgres from 'postgres';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { Connection, postgresFailure } from '../../src/storage/postgres/connection.js';
+import { Connection, isDriverFailure, postgresFailure } from '../../src/storage/postgres/connection.js';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import { MissingReferences, StorageError } from '../../src/storage/storage-error.js';
 import { BASE, newAccount } from '../helper.js';
 import { createDatabase, createPostgresStorage, skipWithoutPostgres, TEST_DATABASE_URL } from './databases.js';
 
 const skip = skipWithoutPostgres;
+
+// The tests below end backends and close pools on purpose. postgres 3.4 then may reject the array-type query of a
+// connection that was opening, a promise nobody holds (performance.md, Limits): the service logs such a driver
+// failure and goes on (server.ts), and so does this file. Any other unhandled rejection still reaches the runner.
+const runnerListeners = process.listeners('unhandledRejection');
+process.removeAllListeners('unhandledRejection');
+process.on('unhandledRejection', (reason, promise) => {
+  if (isDriverFailure(reason)) return;
+  for (const listener of runnerListeners) listener(reason, promise);
+});
 
 /** A URL of the test server with a port where nothing listens. */
 async function deadUrl(): Promise<string> {
