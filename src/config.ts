@@ -9,6 +9,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const SWITCH = ['on', 'off'] as const;
 const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 const HTTP_URL = '^https?://\\S+$';
+/** {base} and {portal} get paths appended (the issuer, the endpoints, more_info): no query or fragment to split them. */
+const BASE_URL = '^https?://[^\\s?#]+$';
 
 /**
  * The variables of SPEC §11, typed once: the schema is the documentation and the validator.
@@ -23,13 +25,13 @@ export const EnvSchema = Type.Object({
   }),
   PUBLIC_URL: Type.Optional(
     Type.String({
-      pattern: HTTP_URL,
+      pattern: BASE_URL,
       description: 'an absolute http:// or https:// URL without a query or fragment, the public API root {base}',
     }),
   ),
   PORTAL_URL: Type.Optional(
     Type.String({
-      pattern: HTTP_URL,
+      pattern: BASE_URL,
       description: 'an absolute http:// or https:// URL without a query or fragment, the developer portal {portal}',
     }),
   ),
@@ -194,12 +196,6 @@ function validate(raw: Record<string, string>): Env {
     for (const name of ['PUBLIC_URL', 'PORTAL_URL', 'RATES_URL'] as const) {
       const value = parsed[name];
       if (value !== undefined && !URL.canParse(value)) faults.set(name, fault(name, value));
-    }
-    // {base} and {portal} get paths appended (the issuer, the endpoints, more_info): a query or fragment would end
-    // up in the middle of every such URL.
-    for (const name of ['PUBLIC_URL', 'PORTAL_URL'] as const) {
-      const value = parsed[name];
-      if (value !== undefined && /[?#]/.test(value)) faults.set(name, fault(name, value));
     }
     if (parsed.TRUST_PROXY !== undefined && !isProxyList(parsed.TRUST_PROXY))
       faults.set('TRUST_PROXY', fault('TRUST_PROXY', parsed.TRUST_PROXY));
