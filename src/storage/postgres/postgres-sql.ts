@@ -170,9 +170,9 @@ function itemColumns(def: ResourceDef, fields: readonly string[] | undefined): s
 /**
  * The streams of search tiers in one statement (search-tiers.ts): for each tier in order, its keys' first `limit`
  * rows in creation order (after `afterSeq` when given) that have one of each of its `also` sets of keys, joined to
- * their items and the criteria's filters and relation; rows are the item's columns (of `fields`, or all), its seq, the tier. The tiers
- * travel as arrays and LATERAL subqueries read each key, so the text, and its prepared plan, is one whatever the
- * query; the outer LIMIT stops the tiers after the page. A tier's keys are joined by new lines (keys hold letters,
+ * their items and the criteria's filters and relation; rows are the item's columns (of `fields`, or all), its seq,
+ * the tier. The tiers travel as arrays and LATERAL subqueries read each key, so the text, and its prepared plan, is
+ * one whatever the query; the outer LIMIT stops the tiers after the page. A tier's keys are joined by new lines (keys hold letters,
  * digits, spaces, `|` and `~`), its `also` sets by new lines and a set's keys by tabs.
  */
 export function streamsQuery(

@@ -1,7 +1,6 @@
 // SQL text for the SQLite backend, built from resource definitions (statements are cached by this text).
 import { columnOf, representedFields, type AssociationDef, type ResourceDef } from '../../resources/definition.js';
 import { perDefinition } from '../../resources/per-definition.js';
-import { KeptTexts } from '../kept-texts.js';
 import { matchRanges, matchSet, searchText, type SearchText, type TierStream } from '../search-keys.js';
 import type { Criteria, Scope } from '../storage.js';
 
@@ -94,6 +93,25 @@ export function streamsQuery(
   for (const { tier, keys, also } of streams)
     shape += ` ${tier}:${keys.length}:${also.map((set) => set.length).join()}`;
   return streamTexts.get(shape) ?? streamTexts.keep(shape, streamsText(def, where, streams, after, tenant));
+}
+
+/**
+ * SQL texts kept by their shape: built and hashed once, where a long text built for each request would be hashed
+ * again at each look-up in the statement cache. A client's filters could make more shapes, so a set is bounded.
+ */
+class KeptTexts<Shape> {
+  private static readonly BOUND = 256;
+  private readonly texts = new Map<Shape, string>();
+
+  get(shape: Shape): string | undefined {
+    return this.texts.get(shape);
+  }
+
+  keep(shape: Shape, text: string): string {
+    if (this.texts.size >= KeptTexts.BOUND) this.texts.clear();
+    this.texts.set(shape, text);
+    return text;
+  }
 }
 
 const streamTexts = new KeptTexts<string>();
