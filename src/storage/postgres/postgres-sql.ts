@@ -174,6 +174,9 @@ function itemColumns(def: ResourceDef, fields: readonly string[] | undefined): s
  * the tier. The tiers travel as arrays and LATERAL subqueries read each key, so the text, and its prepared plan, is
  * one whatever the query; the outer LIMIT stops the tiers after the page. A tier's keys are joined by new lines (keys hold letters,
  * digits, spaces, `|` and `~`), its `also` sets by new lines and a set's keys by tabs.
+ *
+ * Each row ends with `stale`: in a tenant's scope, whether any of the keys `none` (kept as having no postings, and so
+ * left out of the streams: postings-cache.ts) has postings now; when no tier has a row, one row of nulls carries it.
  */
 export function streamsQuery(
   def: ResourceDef,
@@ -183,8 +186,15 @@ export function streamsQuery(
   limit: number,
   afterSeq: number | undefined,
   fields?: readonly string[],
+  none: readonly string[] = [],
 ): { sql: string; params: unknown[] } {
   const params = new Params();
+  // The public view counts no kept postings (a key alone is no range of the index, whose rows lead with the tenant).
+  const stale =
+    scope.kind === 'tenant'
+      ? `EXISTS (SELECT 1 FROM ${def.name}_search_keys z WHERE z.tenant_id = ${params.add(scope.tenantId)}
+        AND z.key = ANY(string_to_array(${params.add(none.join('\n'))}::text, E'\\n')))`
+      : 'false';
   const where = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
   const tiers = params.add(streams.map((stream) => stream.tier));
   const keys = params.add(streams.map((stream) => stream.keys.join('\n')));
@@ -192,7 +202,8 @@ export function streamsQuery(
   let bounds = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
   if (afterSeq !== undefined) bounds += `k.seq > ${params.add(afterSeq)} AND `;
   const most = params.add(limit);
-  const sql = `SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${also}::text[]) WITH ORDINALITY AS s(tier, keys, also, n)
+  const sql = `SELECT p.*, g.stale FROM (SELECT ${stale} AS stale OFFSET 0) g LEFT JOIN LATERAL (
+    SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${also}::text[]) WITH ORDINALITY AS s(tier, keys, also, n)
     CROSS JOIN LATERAL (SELECT m.* FROM unnest(string_to_array(s.keys, E'\\n')) AS kk(key)
       CROSS JOIN LATERAL (SELECT i.*, k.seq AS seq_, s.tier FROM ${def.name}_search_keys k
         CROSS JOIN LATERAL (SELECT ${itemColumns(def, fields)} FROM ${def.name} t
@@ -203,7 +214,7 @@ export function streamsQuery(
               AND x.key = ANY(string_to_array(a.keys, E'\\t')) AND x.seq = k.seq))
         ORDER BY k.seq LIMIT ${most}) m
       ORDER BY m.seq_ LIMIT ${most}) r
-    LIMIT ${most}`;
+    LIMIT ${most}) p ON true`;
   return { sql, params: params.values };
 }
 

@@ -32,6 +32,7 @@ import type {
   Storage,
 } from '../storage.js';
 import { Connection } from './connection.js';
+import { PostingsCache } from './postings-cache.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
 import { PostgresRequestLog } from './postgres-request-log.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
@@ -51,6 +52,19 @@ import {
 } from './postgres-sql.js';
 
 type Row = FieldValue[];
+
+/** A search read found that a key kept as having no postings has some now (postings-cache.ts). */
+class StalePostings extends Error {}
+
+/** Runs a search on the node's kept postings counts, and once more on fresh ones if they turned out stale. */
+async function withFreshPostings<T>(run: (fresh: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await run(false);
+  } catch (error) {
+    if (!(error instanceof StalePostings)) throw error;
+    return run(true);
+  }
+}
 type Read = <R extends unknown[]>(sql: string, params: readonly unknown[]) => Promise<R[]>;
 
 /**
@@ -83,6 +97,8 @@ export class PostgresStorage implements Storage {
   /** The code flow's clients, codes, refresh tokens and chains. */
   readonly grants: PostgresGrantStore;
   private closed = false;
+  /** The postings counts of multi-word searches, kept by this node (postings-cache.ts). */
+  readonly postingsCache = new PostingsCache();
 
   /** A pool of up to `poolSize` connections on `databaseUrl` (postgres://…); none is opened before the first query. */
   constructor(databaseUrl: string, poolSize?: number) {
@@ -152,21 +168,37 @@ export class PostgresStorage implements Storage {
     if (text === undefined) return { items: [], hasMore: false };
     const end = query.offset + query.limit;
     const read = fields && rankedFields(def, fields);
-    const matches = await tieredMatches(def, text, end + 1, this.streams(def, scope, query, read));
+    const matches = await withFreshPostings((fresh) =>
+      tieredMatches(def, text, end + 1, this.streams(def, scope, query, read, fresh)),
+    );
     return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
   }
 
   /**
    * The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts); its items
-   * of `fields` only when given.
+   * of `fields` only when given. A tenant's postings counts come from the node's cache unless `fresh`; a read built on
+   * kept counts fails with StalePostings when one it relied on changed (postings-cache.ts).
    */
-  private streams(def: ResourceDef, scope: Scope, criteria: Criteria, fields?: readonly string[]): StreamSource {
+  private streams(
+    def: ResourceDef,
+    scope: Scope,
+    criteria: Criteria,
+    fields?: readonly string[],
+    fresh = false,
+  ): StreamSource {
     const names = fields ?? representedFields(def);
     const read = this.reader(scope, criteria);
+    const space = scope.kind === 'tenant' ? `${def.name}\n${scope.tenantId}` : undefined;
+    /** The keys kept as having no postings, which the streams left out. */
+    let none: readonly string[] = [];
     return {
       read: async (streams, limit, afterSeq) => {
-        const { sql, params } = streamsQuery(def, scope, criteria, streams, limit, afterSeq, fields);
-        return (await read<Row>(sql, params)).map((row) => ({
+        const { sql, params } = streamsQuery(def, scope, criteria, streams, limit, afterSeq, fields, none);
+        const rows = await read<Row>(sql, params);
+        if ((rows[0]?.[names.length + 2] as unknown) === true) throw new StalePostings();
+        // No row of any tier: one row of nulls carries `stale`.
+        if (rows[0]?.[names.length] === null) return [];
+        return rows.map((row) => ({
           item: toItem(names, row),
           seq: Number(row[names.length]),
           tier: Number(row[names.length + 1]),
@@ -180,10 +212,17 @@ export class PostgresStorage implements Storage {
         });
       },
       postings: async (keys) => {
+        const kept = space === undefined || fresh ? undefined : this.postingsCache.get(space, keys);
+        if (kept !== undefined) {
+          none = kept.none;
+          return kept.postings;
+        }
         const { sql, params } = postingsQuery(def, scope, keys, POSTINGS_BOUND);
         const [[counts]] = await read<[string | null]>(sql, params);
         const each = counts?.split(',') ?? [];
-        return new Map(keys.map((key, index) => [key, Number(each[index] ?? 0)]));
+        const postings = new Map(keys.map((key, index) => [key, Number(each[index] ?? 0)]));
+        if (space !== undefined) this.postingsCache.set(space, postings);
+        return postings;
       },
     };
   }
@@ -270,7 +309,9 @@ export class PostgresStorage implements Storage {
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const text = searchText(query.q);
     if (text === undefined) return { hits: [], hasMore: false };
-    return searchResources(query.types, text, query, (def) => this.streams(def, scope, { filters: [] }));
+    return withFreshPostings((fresh) =>
+      searchResources(query.types, text, query, (def) => this.streams(def, scope, { filters: [] }, undefined, fresh)),
+    );
   }
 
   claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {
