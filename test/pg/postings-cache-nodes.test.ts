@@ -41,7 +41,7 @@ test('a repeated two-word search counts no postings again: one statement, the sa
   await node.create(dogs, scope, { name: 'Rex', location: 'Bergen' });
   await node.create(dogs, scope, { name: 'Bella', location: 'Oslo' });
   assert.deepEqual(await searched(node, 'rex oslo'), [['Rex'], 2], 'postings, then the streams');
-  assert.deepEqual(await searched(node, 'oslo rex'), [['Rex'], 1], 'the same keys, kept');
+  assert.deepEqual(await searched(node, 'Rex, OSLO'), [['Rex'], 1], 'the same words, their counts kept');
   assert.deepEqual(await searched(node, 'rex oslo'), [['Rex'], 1]);
   assert.equal(node.postingsCache.hits, 2);
   // Counts are kept per tenant: another tenant's search counts its own.

@@ -250,17 +250,16 @@ export function rangeQuery(
 
 /**
  * How many postings each key has, up to `bound`: one row, the counts in the keys' order joined by commas. The keys
- * travel as one text joined by new lines (keys hold letters, digits, spaces, `|` and `~`) and the counts come back as
+ * (`joined`) travel as one text joined by new lines (keys hold letters, digits, spaces, `|` and `~`) and the counts come back as
  * one, so a batch of two-word searches carries two values per call each way instead of one per key; the text is one
  * whatever the number of keys.
  */
 export function postingsQuery(
   def: ResourceDef,
   scope: Scope,
-  keys: readonly string[],
+  joined: string,
   bound: number,
 ): { sql: string; params: unknown[] } {
-  const joined = keys.join('\n');
   const { tenant, all } = postingsTexts(def);
   if (scope.kind === 'tenant') return { sql: tenant, params: [joined, Math.trunc(bound), scope.tenantId] };
   return { sql: all, params: [joined, Math.trunc(bound)] };

@@ -212,16 +212,17 @@ export class PostgresStorage implements Storage {
         });
       },
       postings: async (keys) => {
-        const kept = space === undefined || fresh ? undefined : this.postingsCache.get(space, keys);
+        const joined = keys.join('\n');
+        const kept = space === undefined || fresh ? undefined : this.postingsCache.get(space, joined);
         if (kept !== undefined) {
           none = kept.none;
           return kept.postings;
         }
-        const { sql, params } = postingsQuery(def, scope, keys, POSTINGS_BOUND);
+        const { sql, params } = postingsQuery(def, scope, joined, POSTINGS_BOUND);
         const [[counts]] = await read<[string | null]>(sql, params);
         const each = counts?.split(',') ?? [];
         const postings = new Map(keys.map((key, index) => [key, Number(each[index] ?? 0)]));
-        if (space !== undefined) this.postingsCache.set(space, postings);
+        if (space !== undefined) this.postingsCache.set(space, joined, postings);
         return postings;
       },
     };

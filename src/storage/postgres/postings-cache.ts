@@ -10,66 +10,52 @@
 // - a kept count above zero only picks the lead word and at worst costs speed, so it is trusted for KEPT_MS.
 import type { Postings } from '../search-keys.js';
 
-/** How long a kept count is used: a word that grew common is led by another word within this time. */
+/** How long kept counts are used: a word that grew common is led by another word within this time. */
 const KEPT_MS = 60_000;
-/** How many keys a node keeps (about 100 bytes each): the oldest used go first. */
-const MOST_KEYS = 20_000;
+/** How many searches' counts a node keeps (30 keys, about 2 KB, for two words): the least recently used go first. */
+const MOST_SEARCHES = 2_000;
 
-interface Kept {
-  readonly count: number;
-  readonly at: number;
-}
-
-/** Kept counts, and which of the keys had none: the keys the read must check. */
+/** A search's kept counts, and which of its keys had none: the keys its reads must check. */
 export interface KeptPostings {
   readonly postings: Postings;
   readonly none: readonly string[];
+  readonly at: number;
 }
 
+/** Kept counts by space (a resource and tenant) and keys: one look-up and nothing made per search. */
 export class PostingsCache {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new Map<string, KeptPostings>();
   /** Searches served from kept counts, and those that counted (tests). */
   hits = 0;
   misses = 0;
 
   constructor(
     private readonly now: () => number = Date.now,
-    private readonly most = MOST_KEYS,
+    private readonly most = MOST_SEARCHES,
   ) {}
 
-  /** The counts of `keys` in `space` (a resource and tenant), when every one is kept and fresh. */
-  get(space: string, keys: readonly string[]): KeptPostings | undefined {
-    const time = this.now();
-    const postings = new Map<string, number>();
-    const none: string[] = [];
-    for (const key of keys) {
-      const name = `${space}\n${key}`;
-      const kept = this.kept.get(name);
-      if (kept === undefined || time - kept.at > KEPT_MS) {
-        this.misses += 1;
-        return undefined;
-      }
-      // Used again: it moves to the end of the map's order, which evicts from the front.
-      this.kept.delete(name);
-      this.kept.set(name, kept);
-      postings.set(key, kept.count);
-      if (kept.count === 0) none.push(key);
+  /** The counts of `keys` (joined by new lines) in `space`, when kept and fresh. */
+  get(space: string, keys: string): KeptPostings | undefined {
+    const name = `${space}\n${keys}`;
+    const kept = this.kept.get(name);
+    if (kept === undefined || this.now() - kept.at > KEPT_MS) {
+      this.misses += 1;
+      return undefined;
     }
+    // Used again: it moves to the end of the map's order, which evicts from the front.
+    this.kept.delete(name);
+    this.kept.set(name, kept);
     this.hits += 1;
-    return { postings, none };
+    return kept;
   }
 
-  /** Keeps fresh counts, in place of any kept before. */
-  set(space: string, postings: Postings): void {
-    const at = this.now();
-    for (const [key, count] of postings) {
-      const name = `${space}\n${key}`;
-      this.kept.delete(name);
-      this.kept.set(name, { count, at });
-    }
-    for (const name of this.kept.keys()) {
-      if (this.kept.size <= this.most) break;
-      this.kept.delete(name);
-    }
+  /** Keeps fresh counts of `keys` (joined by new lines), in place of any kept before. */
+  set(space: string, keys: string, postings: Postings): void {
+    const name = `${space}\n${keys}`;
+    const none: string[] = [];
+    for (const [key, count] of postings) if (count === 0) none.push(key);
+    this.kept.delete(name);
+    this.kept.set(name, { postings, none, at: this.now() });
+    if (this.kept.size > this.most) this.kept.delete(this.kept.keys().next().value!);
   }
 }
