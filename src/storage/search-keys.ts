@@ -108,6 +108,15 @@ export function itemKeys(def: ResourceDef, values: Readonly<Record<string, Field
   return keys;
 }
 
+/**
+ * The keys of field `index` of tier 1 (the value equals the text) and tier 2 (it starts with it): past the cap, both
+ * the capped text's tier-2 key, which the check of each item (tierOf) sorts.
+ */
+function wholeKeys(index: number, text: SearchText): readonly [string, string] {
+  const prefix = capped(text.whole);
+  return [tierKey(index, prefix === text.whole ? 1 : 2, prefix), tierKey(index, 2, prefix)];
+}
+
 /** The keys of field `index` whose items have a word starting with `word`. */
 function prefixKeys(index: number, word: string): string[] {
   const prefix = capped(word);
@@ -119,11 +128,15 @@ function prefixKeys(index: number, word: string): string[] {
 /** How many postings each key has, up to a bound: the rarest word of several drives its tiers. */
 export type Postings = ReadonlyMap<string, number>;
 
-/** The keys whose postings `tierStreams` compares for several words (none for one word). */
+/**
+ * The keys whose postings `tierStreams` counts for several words (none for one word): each field's keys of the whole
+ * text (tiers 1 and 2, mostly without any), then each word's.
+ */
 export function wordKeysOf(def: ResourceDef, text: SearchText): string[] {
   if (text.words.length < 2) return [];
   const keys = new Set<string>();
   const count = searchableFields(def).length;
+  for (let index = 0; index < count; index += 1) for (const key of wholeKeys(index, text)) keys.add(key);
   for (const word of text.words) {
     for (let index = 0; index < count; index += 1) {
       keys.add(wordKey(index, word));
@@ -213,15 +226,13 @@ export function oneRange(text: SearchText): string | undefined {
 export function tierStreams(def: ResourceDef, text: SearchText, postings?: Postings): TierStream[] {
   const streams: TierStream[] = [];
   const count = searchableFields(def).length;
-  const prefix = capped(text.whole);
-  const exact = prefix === text.whole;
   const sets = wordKeySets(text, count, postings);
   for (let index = 0; index < count; index += 1) {
     const base = 4 * index;
-    streams.push(
-      { tier: base + 1, keys: [tierKey(index, exact ? 1 : 2, prefix)], also: [] },
-      { tier: base + 2, keys: [tierKey(index, 2, prefix)], also: [] },
-    );
+    const [equal, starts] = wholeKeys(index, text);
+    // With postings counted, a key without any is no stream: in the field, no value equals or starts with the text.
+    if (!postings || postings.get(equal)! > 0) streams.push({ tier: base + 1, keys: [equal], also: [] });
+    if (!postings || postings.get(starts)! > 0) streams.push({ tier: base + 2, keys: [starts], also: [] });
     for (const kind of [3, 4] as const) {
       const stream = wordStream(base + kind, kind, index, sets, text, postings);
       if (stream) streams.push(stream);

@@ -33,6 +33,11 @@ export interface StreamSource {
   range(keys: readonly [string, string], limit: number, after?: RangeRow): Promise<Array<StreamRow & RangeRow>>;
   /** How many postings each key has, counted up to POSTINGS_BOUND. */
   postings(keys: readonly string[]): Promise<Postings>;
+  /**
+   * When the postings left every tier out, so that nothing is read: a source whose counts were kept from an earlier
+   * search checks them now (each read does so otherwise), and fails if they no longer hold.
+   */
+  confirm?(): Promise<void>;
 }
 
 /** Counting postings stops here: enough to tell a rare word from a common one, and none from some. */
@@ -71,6 +76,7 @@ export async function tieredMatches(
   const keys = below > 3 ? wordKeysOf(def, text) : [];
   let pending = tierStreams(def, text, keys.length > 0 ? await source.postings(keys) : undefined);
   if (below !== Infinity) pending = pending.filter((stream) => stream.tier < below);
+  if (pending.length === 0) await source.confirm?.();
   const found: TieredItem[] = [];
   while (pending.length > 0) {
     const { byTier, cut } = await readInOrder(source, pending, need);

@@ -191,18 +191,23 @@ export class PostgresStorage implements Storage {
     const space = scope.kind === 'tenant' ? `${def.name}\n${scope.tenantId}` : undefined;
     /** The keys kept as having no postings, which the streams left out. */
     let none: readonly string[] = [];
+    const readStreams: StreamSource['read'] = async (streams, limit, afterSeq) => {
+      const { sql, params } = streamsQuery(def, scope, criteria, streams, limit, afterSeq, fields, none);
+      const rows = await read<Row>(sql, params);
+      if ((rows[0]?.[names.length + 2] as unknown) === true) throw new StalePostings();
+      // No row of any tier: one row of nulls carries `stale`.
+      if (rows[0]?.[names.length] === null) return [];
+      return rows.map((row) => ({
+        item: toItem(names, row),
+        seq: Number(row[names.length]),
+        tier: Number(row[names.length + 1]),
+      }));
+    };
     return {
-      read: async (streams, limit, afterSeq) => {
-        const { sql, params } = streamsQuery(def, scope, criteria, streams, limit, afterSeq, fields, none);
-        const rows = await read<Row>(sql, params);
-        if ((rows[0]?.[names.length + 2] as unknown) === true) throw new StalePostings();
-        // No row of any tier: one row of nulls carries `stale`.
-        if (rows[0]?.[names.length] === null) return [];
-        return rows.map((row) => ({
-          item: toItem(names, row),
-          seq: Number(row[names.length]),
-          tier: Number(row[names.length + 1]),
-        }));
+      read: readStreams,
+      // Kept counts that left every tier out: the streams statement of no tier checks them.
+      confirm: async () => {
+        if (none.length > 0) await readStreams([], 1);
       },
       range: async (keys, limit, after) => {
         const { sql, params } = rangeQuery(def, scope, criteria, keys, limit, after, fields);
