@@ -52,6 +52,7 @@ import {
 } from './postgres-sql.js';
 
 type Row = FieldValue[];
+type Read = <R extends unknown[]>(sql: string, params: readonly unknown[]) => Promise<R[]>;
 
 /** A search read found that a key kept as having no postings has some now (postings-cache.ts). */
 class StalePostings extends Error {}
@@ -65,7 +66,6 @@ async function withFreshPostings<T>(run: (fresh: boolean) => Promise<T>): Promis
     return run(true);
   }
 }
-type Read = <R extends unknown[]>(sql: string, params: readonly unknown[]) => Promise<R[]>;
 
 /**
  * Whether a read's plan holds whatever its values, so that it may leave with the other reads of its text made in the

@@ -12,8 +12,8 @@ import type { Postings } from '../search-keys.js';
 
 /** How long kept counts are used: a word that grew common is led by another word within this time. */
 const KEPT_MS = 60_000;
-/** How many searches' counts a node keeps (30 keys, about 2 KB, for two words): the least recently used go first. */
-const MOST_SEARCHES = 2_000;
+/** How many searches' counts a node keeps (3.7 KB each for two words, 3.6 MiB in all): the least recently used go first. */
+const MOST_SEARCHES = 1_000;
 
 /** A search's kept counts, and which of its keys had none: the keys its reads must check. */
 export interface KeptPostings {
