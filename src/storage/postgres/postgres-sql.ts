@@ -189,17 +189,18 @@ export function streamsQuery(
   none: readonly string[] = [],
 ): { sql: string; params: unknown[] } {
   const params = new Params();
+  const tenant = scope.kind === 'tenant' ? params.add(scope.tenantId) : undefined;
   // The public view counts no kept postings (a key alone is no range of the index, whose rows lead with the tenant).
   const stale =
-    scope.kind === 'tenant'
-      ? `EXISTS (SELECT 1 FROM ${def.name}_search_keys z WHERE z.tenant_id = ${params.add(scope.tenantId)}
+    tenant !== undefined
+      ? `EXISTS (SELECT 1 FROM ${def.name}_search_keys z WHERE z.tenant_id = ${tenant}
         AND z.key = ANY(string_to_array(${params.add(none.join('\n'))}::text, E'\\n')))`
       : 'false';
   const where = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
   const tiers = params.add(streams.map((stream) => stream.tier));
   const keys = params.add(streams.map((stream) => stream.keys.join('\n')));
   const also = params.add(streams.map((stream) => stream.also.map((set) => set.join('\t')).join('\n')));
-  let bounds = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
+  let bounds = tenant !== undefined ? `k.tenant_id = ${tenant} AND ` : '';
   if (afterSeq !== undefined) bounds += `k.seq > ${params.add(afterSeq)} AND `;
   const most = params.add(limit);
   const sql = `SELECT p.*, g.stale FROM (SELECT ${stale} AS stale OFFSET 0) g LEFT JOIN LATERAL (
