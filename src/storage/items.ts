@@ -30,6 +30,11 @@ export function toItem(names: readonly string[], row: readonly FieldValue[]): It
 
 /** A page's items as JSON texts of `fields` (Storage.listJson), for a backend that reads items first. */
 export function jsonPage(page: Page, fields: readonly string[]): JsonPage {
+  // Items read with exactly `fields`, in their order, are their own JSON: one string each, not one per value.
+  const first = page.items[0];
+  if (first !== undefined && hasExactly(first, fields)) {
+    return { items: page.items.map((item) => JSON.stringify(item)), hasMore: page.hasMore };
+  }
   const keys = jsonKeys(fields);
   return {
     items: page.items.map((item) => {
@@ -52,6 +57,19 @@ export function rowsAsJson(rows: ReadonlyArray<readonly FieldValue[]>, fields: r
     for (let i = 0; i < fields.length; i += 1) text += keys[i]! + JSON.stringify(row[i] ?? null);
     return fields.length === 0 ? '{}' : `${text}}`;
   });
+}
+
+/**
+ * Whether JSON.stringify writes `item` as the fields would: its keys are `fields` in their order and no value is
+ * undefined (which JSON.stringify leaves out, and the fields write as null). The items of a page share their shape.
+ */
+function hasExactly(item: Item, fields: readonly string[]): boolean {
+  let index = 0;
+  for (const key in item) {
+    if (key !== fields[index] || item[key] === undefined) return false;
+    index += 1;
+  }
+  return index === fields.length;
 }
 
 /** Each field's `"name":`, the first after `{` and the others after a comma. */

@@ -63,6 +63,24 @@ test('listJson pages like list: same order, limit, offset, hasMore, filters and 
   );
 });
 
+test('jsonPage writes the fields of items read with exactly them, with more, in another order, or without a value', () => {
+  const fields = ['id', 'name', 'furColor'];
+  const shapes: Item[][] = [
+    AWKWARD.map((text, index) => ({ id: `id${index}`, name: text, furColor: null })),
+    AWKWARD.map((text, index) => ({ id: `id${index}`, name: text, furColor: 'brown', location: text })),
+    AWKWARD.map((text, index) => ({ name: text, id: `id${index}`, furColor: text })),
+    AWKWARD.map((text, index) => ({ id: `id${index}`, name: text, furColor: undefined as unknown as null })),
+    AWKWARD.map((text, index) => ({ id: `id${index}`, name: text })),
+  ];
+  for (const items of shapes) {
+    const page = jsonPage({ items, hasMore: true }, fields);
+    // A field without a value is written as null.
+    const expected = items.map((item) => picked({ ...item, furColor: item.furColor ?? null }, fields));
+    assert.deepEqual(page, { items: expected, hasMore: true }, JSON.stringify(items[0]));
+  }
+  assert.deepEqual(jsonPage({ items: [], hasMore: false }, fields), { items: [], hasMore: false });
+});
+
 test('a field name that is not an identifier never reaches the SQL text', async (t) => {
   const store = await storage(t);
   await assert.rejects(store.listJson(owners, scope, everything, ["name', 1, 'x"]), /not a field name/);
