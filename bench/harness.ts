@@ -54,7 +54,23 @@ export interface WrkResult {
   p50: number;
   p99: number;
   failures: number;
+  /** The latency distribution (ms) as its quantiles at QUANTILE_STEPS even steps, so that runs combine. */
+  quantiles: readonly number[];
 }
+
+/** Steps of the quantiles a wrk run reports: 0.1% each. */
+const QUANTILE_STEPS = 1000;
+
+/**
+ * The end of every wrk script: the run's latencies (µs) at the middle of each step of QUANTILE_STEPS. wrk's own
+ * percentiles cannot be combined; these can (combine), so that a p99 is that of every request measured.
+ */
+const QUANTILES_SCRIPT = `done = function(summary, latency, requests)
+  local q = {}
+  for i = 1, ${QUANTILE_STEPS} do q[i] = latency:percentile((i - 0.5) * 100 / ${QUANTILE_STEPS}) end
+  io.write("quantiles " .. table.concat(q, ",") .. "\\n")
+end
+`;
 
 /** The operations measured, with their targets (ratio to the baseline) where the issue sets one. */
 export function benchOperations(
@@ -208,16 +224,13 @@ export async function wrk(
   seconds: number,
   connections: number,
 ): Promise<WrkResult> {
-  const args = ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
-  let script: string | undefined;
-  if (operation.body) {
-    script = path.join(os.tmpdir(), `bench-${process.pid}-${port}.lua`);
-    fs.writeFileSync(
-      script,
-      `wrk.method = "POST"\nwrk.body = '${operation.body}'\nwrk.headers["Content-Type"] = "${operation.type ?? 'application/json'}"\n`,
-    );
-    args.push('-s', script);
-  }
+  const args = ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`];
+  const script = path.join(os.tmpdir(), `bench-${process.pid}-${port}.lua`);
+  const request = operation.body
+    ? `wrk.method = "POST"\nwrk.body = '${operation.body}'\nwrk.headers["Content-Type"] = "${operation.type ?? 'application/json'}"\n`
+    : '';
+  fs.writeFileSync(script, request + QUANTILES_SCRIPT);
+  args.push('-s', script);
   for (const [name, value] of Object.entries(operation.headers)) args.push('-H', `${name}: ${value}`);
   args.push(`http://127.0.0.1:${port}${operation.path}`);
   const out = await new Promise<string>((resolve, reject) => {
@@ -232,27 +245,27 @@ export async function wrk(
     });
     child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`wrk failed: ${stderr}`))));
   });
-  if (script) fs.rmSync(script, { force: true });
+  fs.rmSync(script, { force: true });
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1) ?? [];
   const failures =
     Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
     socketErrors.reduce((sum, count) => sum + Number(count), 0);
   const total = /(\d+) requests in ([\d.]+)(ms|s|m)\b/.exec(out);
+  const requests = Number(total?.[1]);
+  const reported = /^quantiles (.+)$/m.exec(out)?.[1];
+  // No answer at all: no latency to report.
+  const quantiles =
+    requests > 0 && reported !== undefined
+      ? reported.split(',').map((microseconds) => Number(microseconds) / 1000)
+      : [];
   return {
-    requests: Number(total?.[1]),
+    requests,
     seconds: Number(total?.[2]) * { ms: 0.001, s: 1, m: 60 }[(total?.[3] ?? 's') as 'ms' | 's' | 'm'],
     requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
-    p50: latency(out, '50%'),
-    p99: latency(out, '99%'),
+    ...percentiles([{ requests, quantiles }]),
     failures,
+    quantiles,
   };
-}
-
-function latency(out: string, percentile: string): number {
-  const match = new RegExp(`${percentile}\\s+([\\d.]+)(us|ms|s)`).exec(out);
-  if (!match) return NaN;
-  const scale = { us: 0.001, ms: 1, s: 1000 }[match[2] as 'us' | 'ms' | 's'];
-  return Number(match[1]) * scale;
 }
 
 /**
@@ -279,23 +292,46 @@ export function peakRssMiB(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
 }
 
-/** Runs as one: all their requests over all their time; p50 and p99 are the runs' medians. */
+/** Runs as one: all their requests over all their time, and p50 and p99 of all their requests together. */
 export function combine(runs: readonly WrkResult[]): WrkResult {
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  const quantiles = pooledQuantiles(runs);
   return {
     requests,
     seconds,
     requestsPerSecond: requests / seconds,
-    p50: median(runs.map((run) => run.p50)),
-    p99: median(runs.map((run) => run.p99)),
+    ...percentiles([{ requests, quantiles }]),
     failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    quantiles,
   };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+/**
+ * The quantiles of runs' requests together: each run's quantile points stand for equal shares of its requests, so the
+ * pooled points, weighted by those shares and read in order, are the distribution of every request.
+ */
+function pooledQuantiles(runs: ReadonlyArray<Pick<WrkResult, 'requests' | 'quantiles'>>): number[] {
+  const points = runs
+    .flatMap((run) => run.quantiles.map((value) => ({ value, weight: run.requests / run.quantiles.length })))
+    .sort((a, b) => a.value - b.value);
+  const total = points.reduce((sum, point) => sum + point.weight, 0);
+  const pooled: number[] = [];
+  let below = 0;
+  let at = 0;
+  for (let step = 0; step < QUANTILE_STEPS && points.length > 0; step += 1) {
+    const rank = ((step + 0.5) / QUANTILE_STEPS) * total;
+    while (at < points.length - 1 && below + points[at]!.weight < rank) below += points[at++]!.weight;
+    pooled.push(points[at]!.value);
+  }
+  return pooled;
+}
+
+/** p50 and p99 (ms) of runs' requests together; NaN when none was answered. */
+function percentiles(runs: ReadonlyArray<Pick<WrkResult, 'requests' | 'quantiles'>>): { p50: number; p99: number } {
+  const pooled = pooledQuantiles(runs);
+  if (pooled.length === 0) return { p50: NaN, p99: NaN };
+  return { p50: pooled[QUANTILE_STEPS * 0.5]!, p99: pooled[QUANTILE_STEPS * 0.99]! };
 }
 
 export function fmt(value: number): string {
