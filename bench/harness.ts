@@ -262,7 +262,7 @@ export async function wrk(
     requests,
     seconds: Number(total?.[2]) * { ms: 0.001, s: 1, m: 60 }[(total?.[3] ?? 's') as 'ms' | 's' | 'm'],
     requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
-    ...percentiles([{ requests, quantiles }]),
+    ...percentiles(quantiles),
     failures,
     quantiles,
   };
@@ -301,7 +301,7 @@ export function combine(runs: readonly WrkResult[]): WrkResult {
     requests,
     seconds,
     requestsPerSecond: requests / seconds,
-    ...percentiles([{ requests, quantiles }]),
+    ...percentiles(quantiles),
     failures: runs.reduce((sum, run) => sum + run.failures, 0),
     quantiles,
   };
@@ -327,11 +327,10 @@ function pooledQuantiles(runs: ReadonlyArray<Pick<WrkResult, 'requests' | 'quant
   return pooled;
 }
 
-/** p50 and p99 (ms) of runs' requests together; NaN when none was answered. */
-function percentiles(runs: ReadonlyArray<Pick<WrkResult, 'requests' | 'quantiles'>>): { p50: number; p99: number } {
-  const pooled = pooledQuantiles(runs);
-  if (pooled.length === 0) return { p50: NaN, p99: NaN };
-  return { p50: pooled[QUANTILE_STEPS * 0.5]!, p99: pooled[QUANTILE_STEPS * 0.99]! };
+/** p50 and p99 (ms) read from quantiles at QUANTILE_STEPS steps (a run's, or pooled); NaN when none was answered. */
+function percentiles(quantiles: readonly number[]): { p50: number; p99: number } {
+  if (quantiles.length === 0) return { p50: NaN, p99: NaN };
+  return { p50: quantiles[QUANTILE_STEPS * 0.5]!, p99: quantiles[QUANTILE_STEPS * 0.99]! };
 }
 
 export function fmt(value: number): string {
