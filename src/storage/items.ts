@@ -30,14 +30,11 @@ export function toItem(names: readonly string[], row: readonly FieldValue[]): It
 
 /** A page's items as JSON texts of `fields` (Storage.listJson), for a backend that reads items first. */
 export function jsonPage(page: Page, fields: readonly string[]): JsonPage {
-  // Items read with exactly `fields`, in their order, are their own JSON: one string each, not one per value.
-  const first = page.items[0];
-  if (first !== undefined && hasExactly(first, fields)) {
-    return { items: page.items.map((item) => JSON.stringify(item)), hasMore: page.hasMore };
-  }
   const keys = jsonKeys(fields);
   return {
     items: page.items.map((item) => {
+      // An item read with exactly `fields`, in their order, is its own JSON: one string, not one per value.
+      if (hasExactly(item, fields)) return JSON.stringify(item);
       let text = '';
       for (let i = 0; i < fields.length; i += 1) text += keys[i]! + JSON.stringify(item[fields[i]!] ?? null);
       return fields.length === 0 ? '{}' : `${text}}`;
@@ -61,7 +58,7 @@ export function rowsAsJson(rows: ReadonlyArray<readonly FieldValue[]>, fields: r
 
 /**
  * Whether JSON.stringify writes `item` as the fields would: its keys are `fields` in their order and no value is
- * undefined (which JSON.stringify leaves out, and the fields write as null). The items of a page share their shape.
+ * undefined (which JSON.stringify leaves out, and the fields write as null).
  */
 function hasExactly(item: Item, fields: readonly string[]): boolean {
   let index = 0;

@@ -71,6 +71,12 @@ test('jsonPage writes the fields of items read with exactly them, with more, in 
     AWKWARD.map((text, index) => ({ name: text, id: `id${index}`, furColor: text })),
     AWKWARD.map((text, index) => ({ id: `id${index}`, name: text, furColor: undefined as unknown as null })),
     AWKWARD.map((text, index) => ({ id: `id${index}`, name: text })),
+    // Each item is judged by its own shape, not by the first's.
+    AWKWARD.map((text, index) => ({
+      id: `id${index}`,
+      name: text,
+      furColor: index === 0 ? text : (undefined as unknown as null),
+    })),
   ];
   for (const items of shapes) {
     const page = jsonPage({ items, hasMore: true }, fields);
