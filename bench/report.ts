@@ -33,7 +33,7 @@ export function report(
   for (const run of runs) {
     console.log(
       `\nDog Registry bench, ${run.backend}: ${run.size.toLocaleString('en-US')} dogs, ${connections} connections, ${seconds} s per operation each for the server and the baseline` +
-        ` (in alternating slices; p50 and p99 of all the slices' requests together), server on core 0, wrk on core 1\n`,
+        ` (in alternating slices, each loaded once its connections are open; p50 and p99 of all the slices' requests together), server on core 0, wrk on core 1\n`,
     );
     table(
       // The request log's row has the server with REQUEST_LOG=off where the others have the baseline.

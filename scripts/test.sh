@@ -7,11 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # A fresh clone, or a package.json newer than the installed modules: install first.
 if [ ! -d node_modules ] || [ package.json -nt node_modules/.package-lock.json ]; then npm install --no-audit --no-fund; fi
-# The browser tests drive Debian's Chromium (playwright-core downloads no browser): install it when missing, as root
-# or through sudo (CI runs as root, with no terminal to answer a prompt).
-if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+# The browser tests drive Debian's Chromium (playwright-core downloads no browser), the bench's tests Debian's wrk:
+# install what is missing, as root or through sudo (CI runs as root, with no terminal to answer a prompt).
+missing=()
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then missing+=(chromium); fi
+if ! command -v wrk >/dev/null 2>&1; then missing+=(wrk); fi
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then sudo=; else sudo='sudo -n'; fi
-  $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+  $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
 npm run --silent typecheck
 # Formatter, linter and unused exports: code that fails them does not land.
