@@ -6,7 +6,7 @@ import { dogs } from '../../src/resources/dogs.js';
 import { owners } from '../../src/resources/owners.js';
 import { Connection } from '../../src/storage/postgres/connection.js';
 import type { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
-import { arrayLiteral, batchedStatement } from '../../src/storage/postgres/read-batch.js';
+import { ReadBatcher, arrayLiteral, batchedStatement } from '../../src/storage/postgres/read-batch.js';
 import { StorageError } from '../../src/storage/storage-error.js';
 import { PUBLIC_SCOPE, tenantScope, type ListQuery } from '../../src/storage/storage.js';
 import { adoptableDogs } from '../../src/routes/adoptions-routes.js';
@@ -197,6 +197,37 @@ test('the batched statement: arrays of the parameter types, array parameters as 
   assert.equal(batchedStatement('SELECT $1::json', [114]), undefined);
   assert.equal(batchedStatement('SELECT 1', []), undefined);
   assert.equal(arrayLiteral(['a"b\\c', null, 'x,{y}', 3]), '{"a\\"b\\\\c",NULL,"x,{y}","3"}');
+});
+
+test("a batch's rows are handed out and the driver's answer is emptied, so that it holds none of them", async () => {
+  // The driver's answer to a batch outlived the read until a major collection, and every row in it was promoted to the
+  // old generation with it (read-batch.ts, `together`).
+  const answers: unknown[][][] = [];
+  const batcher = new ReadBatcher(
+    (sql, params) => {
+      if (!sql.includes('unnest')) return Promise.resolve([[`alone ${String(params[0])}`]]);
+      const answer = [
+        ['a1', 1],
+        ['b1', 2],
+        ['a2', 1],
+      ];
+      answers.push(answer);
+      return Promise.resolve(answer);
+    },
+    () => Promise.resolve([25]),
+  );
+  const sql = 'SELECT name FROM t WHERE tenant = $1';
+  // The first turn learns the batched form while its calls go alone.
+  assert.deepEqual(await Promise.all([batcher.read(sql, ['a']), batcher.read(sql, ['b'])]), [
+    [['alone a']],
+    [['alone b']],
+  ]);
+  await batcher.learnt();
+  const [a, b] = await Promise.all([batcher.read(sql, ['a']), batcher.read(sql, ['b'])]);
+  assert.deepEqual(a, [['a1'], ['a2']]);
+  assert.deepEqual(b, [['b1']]);
+  assert.equal(answers.length, 1, 'one batched statement');
+  assert.deepEqual(answers[0], [], "the driver's answer is empty once each call has its rows");
 });
 
 test(
