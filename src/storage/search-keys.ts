@@ -216,7 +216,6 @@ function wordStream(
   return { tier, keys: keysOf(lead, kind, index), also };
 }
 
-/** The streams of a resource's tiers, in tier order: four per searched field, then tier 13 for several words. */
 /** One word within the cap: its page is the one range of its keys (tiersRange), with nothing to check. */
 export function oneRange(text: SearchText): string | undefined {
   return text.words.length === 1 && capped(text.whole) === text.whole ? text.whole : undefined;

