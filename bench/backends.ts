@@ -15,6 +15,11 @@ export interface Backend {
   seeded(size: number): Promise<Seeded & { seedSeconds?: number }>;
   /** A fresh copy of the seeded size for one server (`copy` names it): the server's DATA_DIR and DATABASE_URL. */
   freshCopy(size: number, copy: string): Promise<Record<string, string>>;
+  /**
+   * After an operation that wrote, on the copy `freshCopy` gave: what the database would do about it a little later,
+   * done now, so that it does not fall on the next operation's slices.
+   */
+  afterWrites?(copy: Record<string, string>): Promise<void>;
 }
 
 /** Seeds through `open`'s storage, timed; `open` gets a storage on empty, migrated data. */
@@ -118,6 +123,12 @@ export function postgres(server: BenchPostgres): Backend {
       const dataDir = path.join(DATA_DIR, `run-postgres-${copy}`);
       fs.mkdirSync(dataDir, { recursive: true });
       return { DATA_DIR: dataDir, DATABASE_URL: server.url(name) };
+    },
+    // POST's slices write tens of thousands of dogs and their search keys, and autovacuum's VACUUM ANALYZE of them
+    // (seen 17 and 29 s after) runs on the server's core: in two full runs the page's p99 after them was 76–84 ms and
+    // the filter's 36–41 ms; with this, 13.5 and 13.3 ms.
+    async afterWrites(copy) {
+      await analyze(copy.DATABASE_URL!);
     },
   };
 }

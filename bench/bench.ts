@@ -98,7 +98,8 @@ async function main(): Promise<void> {
 /** Every chosen operation on one backend at one size: the table of figures, printed as it goes. */
 async function measure(backend: Backend, size: number, names: readonly string[]): Promise<Run> {
   const seeded = await backend.seeded(size);
-  const server = start('server', serverCommand(), serverEnv(SERVER_PORT, await backend.freshCopy(size, 'server')));
+  const copy = await backend.freshCopy(size, 'server');
+  const server = start('server', serverCommand(), serverEnv(SERVER_PORT, copy));
   let baseline: ChildProcess | undefined;
   let logOff: Awaited<ReturnType<typeof startLogOff>> | undefined;
   try {
@@ -120,6 +121,7 @@ async function measure(backend: Backend, size: number, names: readonly string[])
     for (const operation of operations) {
       const versus: Versus = operation.against === 'log off' ? logOff!.versus : { port: BASELINE_PORT };
       const [measured, base] = await load(operation, server.pid!, versus);
+      if (operation.method === 'POST') await backend.afterWrites?.(copy);
       const ratio = measured.requestsPerSecond / base.requestsPerSecond;
       results.push({ operation, measured, base, ratio, peakRss: peakRssMiB(server.pid!) });
       console.log(
