@@ -1,4 +1,5 @@
-// The global /search (SPEC §5): each resource's first matches in tiers, read in resource order, merged into one page.
+// The global /search (SPEC §5): each resource's first matches in tiers (one word's resources at once, several words' in
+// resource order), merged into one page.
 import type { ResourceDef } from '../resources/definition.js';
 import { resources } from '../resources/index.js';
 import { oneRange, type SearchText } from './search-keys.js';
