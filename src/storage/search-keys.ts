@@ -125,7 +125,10 @@ function prefixKeys(index: number, word: string): string[] {
   return tiers.map((tier) => tierKey(index, tier, prefix));
 }
 
-/** How many postings each key has, up to a bound: the rarest word of several drives its tiers. */
+/**
+ * How many postings each key has (search-tiers.ts estimatePostings: exact up to a bound, estimated past it; 0 only when
+ * it has none): the rarest word of several drives its tiers.
+ */
 export type Postings = ReadonlyMap<string, number>;
 
 /**

@@ -31,7 +31,7 @@ export interface StreamSource {
    * query's tenant, filters and relation allow; each row's tier read from its key (search-keys.ts tierOfKey).
    */
   range(keys: readonly [string, string], limit: number, after?: RangeRow): Promise<Array<StreamRow & RangeRow>>;
-  /** How many postings each key has, counted up to POSTINGS_BOUND. */
+  /** How many postings each key has, from its first POSTINGS_BOUND in creation order (estimatePostings). */
   postings(keys: readonly string[]): Promise<Postings>;
   /**
    * When the postings left every tier out, so that nothing is read: a source whose counts were kept from an earlier
@@ -42,6 +42,38 @@ export interface StreamSource {
 
 /** Counting postings stops here: enough to tell a rare word from a common one, and none from some. */
 export const POSTINGS_BOUND = 30;
+
+/** A count of postings packs the spread of the first and last seqs it read: `count + SPREAD_UNIT × (last − first)`. */
+export const SPREAD_UNIT = 32;
+
+/**
+ * Each key's postings from a count of its first POSTINGS_BOUND in creation order that also gives how far they spread
+ * (PostgreSQL's postings statement): `counted` holds, for each key in order, `count + SPREAD_UNIT × (last − first)`,
+ * joined by commas. Below the bound the count is exact. At the bound, the key's total is estimated from how far its
+ * first postings spread against the widest spread of the query's keys: a key whose first 30 postings lie in 300 items
+ * has about twice the postings of one whose first 30 lie in 600. That is what the lead word's choice needs: a stream
+ * reads its lead's postings from the first in creation order, each looked up for the other words, so the word whose
+ * postings lie thinnest there leads (`rex oslo` on 100,000 dogs: `rex` in 5,000 names leads, not `oslo` in 10,000
+ * towns, and PostgreSQL's CPU per search fell by a fifth). An estimate is never below the bound, so a key counted in
+ * full always counts as rarer. SQLite counts alone: there the spread cost more than the look-ups it saved.
+ */
+export function estimatePostings(keys: readonly string[], counted: string): Postings {
+  const values = counted.split(',');
+  let widest = 1;
+  for (let at = 0; at < keys.length; at += 1) widest = Math.max(widest, spreadOf(Number(values[at] ?? 0)));
+  const postings = new Map<string, number>();
+  for (let at = 0; at < keys.length; at += 1) {
+    const value = Number(values[at] ?? 0);
+    const count = value % SPREAD_UNIT;
+    postings.set(keys[at]!, count < POSTINGS_BOUND ? count : Math.round((POSTINGS_BOUND * widest) / spreadOf(value)));
+  }
+  return postings;
+}
+
+/** How many items, in creation order, a packed count's postings lie in. */
+function spreadOf(value: number): number {
+  return Math.floor(value / SPREAD_UNIT) + 1;
+}
 
 /** Where a read of a range stopped: its last row's key and seq. */
 interface RangeRow {

@@ -4,6 +4,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { dogs } from '../../src/resources/dogs.js';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
+import { searchText, tierStreams, wordKeysOf } from '../../src/storage/search-keys.js';
 import type { ListQuery, TenantScope } from '../../src/storage/storage.js';
 import { createDatabase, skipWithoutPostgres as skip } from './databases.js';
 
@@ -47,6 +48,39 @@ test('a repeated two-word search counts no postings again: one statement, the sa
   // Counts are kept per tenant: another tenant's search counts its own, and with no postings at all reads no tier.
   assert.deepEqual(await searched(node, 'rex oslo', other), [[], 1]);
   assert.deepEqual(await searched(node, 'rex oslo', other), [[], 1], 'kept: only checked');
+});
+
+test('of two words past the count, the one whose first postings spread thinnest leads', { skip }, async (t) => {
+  const [node] = await twoNodes(t);
+  // 160 dogs in Oslo, every fourth named Rex (40), the rest Max: both words pass the count's bound of 30.
+  for (let n = 1; n <= 160; n += 1)
+    await node.create(dogs, scope, { name: n % 4 === 0 ? 'Rex' : 'Max', location: 'Oslo' });
+  await node.create(dogs, scope, { name: 'Bo', location: 'Oslo' });
+  const [names] = await searched(node, 'rex oslo');
+  assert.deepEqual(names, Array<string>(10).fill('Rex'), 'the page is the same whichever word leads');
+  // The kept counts: Oslo's first 30 postings lie in 30 dogs, Rex's in 117 (every fourth): Oslo's are estimated at
+  // 117, Rex's at 30; Bo, counted in full, keeps its count; a key without postings stays 0 (it is left out).
+  const text = searchText('rex oslo')!;
+  const keys = wordKeysOf(dogs, text);
+  const postings = node.postingsCache.get(`dogs\n${scope.tenantId}`, keys.join('\n'))!.postings;
+  assert.deepEqual(
+    ['rex|01', 'rex~0', 'oslo|21', 'oslo~2', 'rex|21'].map((key) => postings.get(key)),
+    [30, 30, 117, 117, 0],
+  );
+  // So Rex leads the tier where both words match (name and town: 13), and Oslo is looked up for each Rex: with counts
+  // alone both were 30, and the longer word led.
+  assert.deepEqual(
+    tierStreams(dogs, text, postings).find((stream) => stream.tier === 13),
+    { tier: 13, keys: ['rex|01'], also: [['oslo|21']] },
+  );
+  const bo = await searched(node, 'bo oslo');
+  assert.deepEqual(bo[0], ['Bo']);
+  assert.equal(
+    node.postingsCache
+      .get(`dogs\n${scope.tenantId}`, wordKeysOf(dogs, searchText('bo oslo')!).join('\n'))!
+      .postings.get('bo|01'),
+    1,
+  );
 });
 
 test('a word another node wrote since the counts were kept is found at once', { skip }, async (t) => {

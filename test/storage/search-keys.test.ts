@@ -15,6 +15,7 @@ import {
   tiersRange,
   wordKeysOf,
 } from '../../src/storage/search-keys.js';
+import { estimatePostings, SPREAD_UNIT } from '../../src/storage/search-tiers.js';
 import { build, createItem as create, dogNames } from '../helper.js';
 
 test("an item's keys: each prefix of its value and words once, with the tier it gives; its words", () => {
@@ -146,4 +147,28 @@ test('search text longer than the cap finds by its capped prefix and then the wh
     'Supercalifragilisticexpialidocious Junior',
     'Supercalifragile',
   ]);
+});
+
+test("postings past the count's bound are estimated from how far the first ones spread", () => {
+  const packed = (count: number, spread: number): number => count + SPREAD_UNIT * (spread - 1);
+  const counted = [packed(30, 600), packed(30, 300), packed(5, 100), 0].join(',');
+  // Against the widest spread (600): 30 in 300 items are about 60; a count below the bound is exact; none stays 0.
+  assert.deepEqual(
+    [...estimatePostings(['a', 'b', 'c', 'd'], counted)],
+    [
+      ['a', 30],
+      ['b', 60],
+      ['c', 5],
+      ['d', 0],
+    ],
+  );
+  // A key counted in full is always the rarer: no estimate falls below the bound.
+  assert.deepEqual(
+    [...estimatePostings(['a', 'b'], [packed(30, 40), packed(29, 2000)].join(','))],
+    [
+      ['a', 1500],
+      ['b', 29],
+    ],
+  );
+  assert.equal(estimatePostings([], '').size, 0);
 });

@@ -4,6 +4,7 @@ import type { Filter, Sort } from '../../query/collection.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import type { Criteria, ListQuery, Scope } from '../storage.js';
 import { matchRanges, matchSet, searchText, type TierStream } from '../search-keys.js';
+import { SPREAD_UNIT } from '../search-tiers.js';
 
 /** Positional parameters collected while a statement is written: add() gives the placeholder of a value. */
 export class Params {
@@ -250,10 +251,11 @@ export function rangeQuery(
 }
 
 /**
- * How many postings each key has, up to `bound`: one row, the counts in the keys' order joined by commas. The keys
- * (`joined`) travel as one text joined by new lines (keys hold letters, digits, spaces, `|` and `~`) and the counts come back as
- * one, so a batch of two-word searches carries two values per call each way instead of one per key; the text is one
- * whatever the number of keys.
+ * How many postings each key has, up to `bound`, with how far those spread in creation order (search-tiers.ts
+ * estimatePostings: `count + SPREAD_UNIT × (last seq − first seq)`): one row, the counts in the keys' order joined by
+ * commas. The keys (`joined`) travel as one text joined by new lines (keys hold letters, digits, spaces, `|` and `~`)
+ * and the counts come back as one, so a batch of two-word searches carries two values per call each way instead of
+ * one per key; the text is one whatever the number of keys.
  */
 export function postingsQuery(
   def: ResourceDef,
@@ -269,8 +271,8 @@ export function postingsQuery(
 const postingsTexts = perDefinition((def: ResourceDef) => {
   const text = (tenant: boolean): string =>
     `SELECT string_agg(p.n::text, ',' ORDER BY k.i) FROM unnest(string_to_array($1::text, E'\\n')) WITH ORDINALITY AS k(key, i)
-    CROSS JOIN LATERAL (SELECT count(*) AS n FROM (SELECT 1 FROM ${def.name}_search_keys
-      WHERE ${tenant ? 'tenant_id = $3 AND ' : ''}key = k.key LIMIT $2::int) s) p`;
+    CROSS JOIN LATERAL (SELECT count(*) + ${SPREAD_UNIT} * coalesce(max(s.seq) - min(s.seq), 0) AS n FROM (SELECT seq FROM ${def.name}_search_keys
+      WHERE ${tenant ? 'tenant_id = $3 AND ' : ''}key = k.key ORDER BY seq LIMIT $2::int) s) p`;
   return { tenant: text(true), all: text(false) };
 });
 

@@ -15,7 +15,7 @@ import { answerParams, IDEMPOTENCY_SQL, IdempotencyPolicy, keyParams } from '../
 import { jsonPage, rowsAsJson, toItem } from '../items.js';
 import { searchText, tierOfKey } from '../search-keys.js';
 import { searchResources } from '../search-merge.js';
-import { POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
+import { estimatePostings, POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
 import type {
   Criteria,
   IdempotencyClaim,
@@ -224,9 +224,8 @@ export class PostgresStorage implements Storage {
           return kept.postings;
         }
         const { sql, params } = postingsQuery(def, scope, joined, POSTINGS_BOUND);
-        const [[counts]] = await read<[string | null]>(sql, params);
-        const each = counts?.split(',') ?? [];
-        const postings = new Map(keys.map((key, index) => [key, Number(each[index] ?? 0)]));
+        const [[counted]] = await read<[string | null]>(sql, params);
+        const postings = estimatePostings(keys, counted ?? '');
         if (space !== undefined) this.postingsCache.set(space, joined, postings);
         return postings;
       },
