@@ -36,12 +36,15 @@ test(
   async (t) => {
     const storage = await postgresStorageFor(t);
     const groups = groupsOf(storage);
+    const statements = storage.queryCount;
     const created = await Promise.all([
       ...Array.from({ length: 10 }, (_, n) => storage.create(dogs, ann, { name: `Ann ${n}`, furColor: 'brown' })),
       ...Array.from({ length: 4 }, (_, n) => storage.create(dogs, bob, { name: `Bob ${n}`, furColor: 'black' })),
       storage.create(owners, ann, { name: 'Ann' }),
     ]);
     assert.equal(groupsOf(storage) - groups, 1);
+    // The 14 dogs are one statement (each parameter an array of their values), the owner another.
+    assert.equal(storage.queryCount - statements, 2);
     assert.equal(new Set(created.map((item) => item.id)).size, 15);
     // One transaction wrote every row: they share their inserting transaction's id.
     const db = (storage as unknown as { db: Connection }).db;
@@ -58,9 +61,22 @@ test(
     assert.equal(await storage.count(dogs, ann, { filters: [] }), 10);
     assert.equal(await storage.count(dogs, bob, { filters: [] }), 4);
     assert.equal(await storage.count(owners, ann, { filters: [] }), 1);
-    // Searchable at once: the search keys were written in the same transaction.
+    // Created in the calls' order, and searchable at once: each dog's keys were written in the same statement.
+    const page = await storage.list(dogs, ann, { filters: [], limit: 10, offset: 0 });
+    assert.deepEqual(
+      page.items.map((dog) => dog.name),
+      Array.from({ length: 10 }, (_, n) => `Ann ${n}`),
+    );
     const found = await storage.list(dogs, bob, { filters: [], q: 'bob', limit: 10, offset: 0 });
-    assert.equal(found.items.length, 4);
+    assert.deepEqual(
+      found.items.map((dog) => dog.name),
+      ['Bob 0', 'Bob 1', 'Bob 2', 'Bob 3'],
+    );
+    const brown = await storage.list(dogs, ann, { filters: [], q: 'ann 7 brown', limit: 10, offset: 0 });
+    assert.deepEqual(
+      brown.items.map((dog) => dog.name),
+      ['Ann 7'],
+    );
   },
 );
 
@@ -126,6 +142,29 @@ test('a group whose statement fails rolls back, and each write runs again alone'
     [[[5]], 'failed', [[6]]],
   );
   assert.deepEqual([...(await connection.rows('SELECT id FROM t ORDER BY id', []))], [[5], [6]]);
+});
+
+test('writes of one batchable text are one statement; if it fails, each runs alone', { skip }, async (t) => {
+  const connection = await deferredTable(t);
+  const batched = 'INSERT INTO t SELECT unnest($1::int[])';
+  const before = connection.queryCount;
+  await Promise.all([1, 2, 3].map((id) => connection.commitBatchable('INSERT INTO t VALUES ($1)', [id], batched)));
+  assert.equal(connection.queryCount - before, 1);
+  // A batched statement that fails (here: always) is no caller's failure: each write runs alone, the bad one fails.
+  const failing = 'INSERT INTO t SELECT unnest($1::int[]) / 0';
+  const settled = await Promise.allSettled(
+    [4, 1, 5].map((id) => connection.commitBatchable('INSERT INTO t VALUES ($1)', [id], failing)),
+  );
+  assert.deepEqual(
+    settled.map((outcome) => outcome.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+  );
+  assert.match(String((settled[1] as PromiseRejectedResult).reason), /duplicate key/);
+  assert.deepEqual([...(await connection.rows('SELECT id FROM t ORDER BY id', []))], [[1], [2], [3], [4], [5]]);
+  // Alone, a batchable write is sent as it is.
+  const alone = connection.queryCount;
+  await connection.commitBatchable('INSERT INTO t VALUES ($1)', [6], failing);
+  assert.equal(connection.queryCount - alone, 1);
 });
 
 test('a group on a closed database fails every write as unavailable, and none runs again', { skip }, async (t) => {

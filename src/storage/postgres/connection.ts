@@ -206,8 +206,18 @@ export class Connection implements Executor {
     return this.commits.write({ sql, params, answer: 'count' }) as Promise<number>;
   }
 
+  /**
+   * As commitRun, for a write whose answer nobody needs: with the other calls of its text in the same group, it is
+   * made by `batched` (group-commit.ts), one statement for all.
+   */
+  async commitBatchable(sql: string, params: readonly unknown[], batched: string): Promise<void> {
+    await this.commits.write({ sql, params, answer: 'none', batched });
+  }
+
   private answer(executor: Executor, write: Write): Promise<unknown> {
-    return write.answer === 'rows' ? executor.rows(write.sql, write.params) : executor.run(write.sql, write.params);
+    if (write.answer === 'rows') return executor.rows(write.sql, write.params);
+    const changed = executor.run(write.sql, write.params);
+    return write.answer === 'count' ? changed : changed.then(() => undefined);
   }
 
   /**

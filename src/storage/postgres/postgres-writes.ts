@@ -40,6 +40,30 @@ const insertCounted = perDefinition(
 );
 
 /**
+ * The creates of several items (insertCounted's, whatever their tenants), one statement: each of insertCounted's
+ * parameters is the array of every create's value, the keys of each as an array literal (group-commit.ts). The rows
+ * are inserted in the calls' order, their keys found again by tenant and id, and each tenant's count grows by its
+ * rows, the tenants in order (so that two such statements lock the counts' rows in the same order). Every column of a
+ * resource's table is text, as every field value is.
+ */
+const insertCountedBatch = perDefinition((def: ResourceDef): string => {
+  const columns = representedFields(def).map(columnOf);
+  const arrays = [...columns.keys(), columns.length].map((index) => `$${index + 2}::text[]`);
+  const names = columns.map((_, index) => `c${index}`);
+  const id = names[columns.indexOf('id')]!;
+  return `WITH input AS (SELECT * FROM unnest($1::text[], ${arrays.join(', ')}) WITH ORDINALITY AS r(tenant, ${names.join(', ')}, keys, n)),
+    created AS (INSERT INTO ${def.name} (tenant_id, ${columns.join(', ')}) SELECT tenant, ${names.join(', ')} FROM input ORDER BY n
+      RETURNING seq, tenant_id, id),
+    indexed AS (INSERT INTO ${def.name}_search_keys (tenant_id, key, seq)
+      SELECT c.tenant_id, k.key, c.seq FROM created c JOIN input r ON r.tenant = c.tenant_id AND r.${id} = c.id
+      CROSS JOIN unnest(r.keys::text[]) AS k(key)),
+    counted AS (INSERT INTO resource_counts AS c (tenant_id, resource, n)
+      SELECT tenant, '${def.name}', count(*) FROM input GROUP BY tenant ORDER BY tenant
+      ON CONFLICT (tenant_id, resource, slot) DO UPDATE SET n = c.n + excluded.n)
+    SELECT 1`;
+});
+
+/**
  * The INSERT of one item, its search keys, its count and the UPDATE of its key's answer, one statement: the answer,
  * the client and the key follow the keys.
  */
@@ -64,7 +88,7 @@ const deleteCounted = perDefinition(
 export async function createItem(db: Connection, scope: TenantScope, plan: CreatePlan): Promise<void> {
   const params = [scope.tenantId, ...plan.row, itemKeys(plan.def, plan.item)];
   if (plan.checks.length > 0 || plan.links.length > 0) return createChecked(db, plan, params);
-  if (!plan.answer) await db.commitRun(insertCounted(plan.def), params);
+  if (!plan.answer) await db.commitBatchable(insertCounted(plan.def), params, insertCountedBatch(plan.def));
   else
     await db.commitRun(insertAnswering(plan.def), [
       ...params,
