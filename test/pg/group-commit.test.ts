@@ -80,6 +80,31 @@ test(
   },
 );
 
+test("a turn's access tokens are one INSERT, each found again as it was saved", { skip }, async (t) => {
+  const storage = await postgresStorageFor(t);
+  const tokens = Array.from({ length: 6 }, (_, n) => ({
+    tokenHash: `hash-${n}`,
+    tenantId: n % 2 === 0 ? 'tenant-ann' : 'tenant-bob',
+    clientId: `client-${n}`,
+    scopes: n === 0 ? ['dogs:read'] : ['dogs:read', 'dogs:write'],
+    issuedAt: 1_800_000_000 + n,
+    expiresAt: 1_800_003_600 + n,
+    revoked: false,
+    ...(n === 4 ? { chainId: 'chain-4' } : {}),
+  }));
+  // The first save also sweeps expired tokens (a DELETE of its own, now and then).
+  await storage.auth.saveToken(tokens[5]!);
+  const statements = storage.queryCount;
+  await Promise.all(tokens.slice(0, 5).map((token) => storage.auth.saveToken(token)));
+  assert.equal(storage.queryCount - statements, 1);
+  for (const { chainId: _chain, ...token } of tokens)
+    assert.deepEqual(await storage.auth.findToken(token.tokenHash), token);
+  // The chain (code flow) is no part of a found token; it is kept for revoking the chain.
+  const db = (storage as unknown as { db: Connection }).db;
+  const chains = await db.rows('SELECT token_hash, chain_id FROM access_tokens WHERE chain_id IS NOT NULL', []);
+  assert.deepEqual([...chains], [['hash-4', 'chain-4']]);
+});
+
 test('a create alone is sent alone, without a transaction around it', { skip }, async (t) => {
   const storage = await postgresStorageFor(t);
   const groups = groupsOf(storage);

@@ -14,6 +14,12 @@ import type { Connection } from './connection.js';
 
 type TokenRow = [string, string, string, string, string, string, string | null];
 
+/** The columns tokenRow gives, in its order. */
+const TOKEN_COLUMNS = 'token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id';
+/** Several tokens' INSERT: each of tokenRow's values as the array of every token's (group-commit.ts). */
+const SAVE_TOKENS = `INSERT INTO access_tokens (${TOKEN_COLUMNS})
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::text[])`;
+
 export class PostgresAuthStore implements AuthStore {
   /** Expired tokens are deleted now and then, when one is saved. */
   private readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
@@ -55,11 +61,15 @@ export class PostgresAuthStore implements AuthStore {
     );
   }
 
-  /** A token is one INSERT that commits on its own: with the other writes of its turn (group-commit.ts). */
+  /**
+   * A token is one INSERT that commits on its own: with the other writes of its turn (group-commit.ts), the turn's
+   * tokens in one statement.
+   */
   async saveToken(token: AccessToken): Promise<void> {
-    await this.db.commitRun(
-      'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    await this.db.commitBatchable(
+      `INSERT INTO access_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       tokenRow(token),
+      SAVE_TOKENS,
     );
     if (this.sweeps.due()) {
       await this.db.run('DELETE FROM access_tokens WHERE expires_at < $1', [
