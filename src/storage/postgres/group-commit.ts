@@ -14,7 +14,7 @@
 // each parameter becomes the array of every call's value, as a turn's reads are batched (read-batch.ts). A statement
 // of its own cost each create PostgreSQL about 40 µs and the driver about 50 µs more than its share of one for 50 rows
 // (docs/performance.md). If the batched statement fails, the group runs each write alone, as above.
-import { arrayLiteral } from './read-batch.js';
+import { batchedParams } from './read-batch.js';
 import type { StorageError } from '../storage-error.js';
 
 /** A statement that commits on its own: its rows, the number of rows it changed, or nothing. */
@@ -102,19 +102,14 @@ function combined(calls: readonly Call[]): { writes: Write[]; shares: Call[][] }
     let end = at + 1;
     if (call.batched !== undefined) while (end < calls.length && calls[end]!.sql === call.sql) end += 1;
     const share = calls.slice(at, end);
-    writes.push(share.length > 1 ? { sql: call.batched!, params: batchedParams(share), answer: 'none' } : call);
+    if (share.length === 1) writes.push(call);
+    else {
+      // As a batch of reads carries its parameters (read-batch.ts): an array value (the keys) as its literal.
+      const batched = { sql: call.batched!, literal: call.params.map((value) => Array.isArray(value)) };
+      writes.push({ sql: batched.sql, params: batchedParams(batched, share), answer: 'none' });
+    }
     shares.push(share);
     at = end;
   }
   return { writes, shares };
-}
-
-/** For each parameter of the calls' text, the array of their values; an array value travels as its literal. */
-function batchedParams(calls: readonly Call[]): unknown[] {
-  return calls[0]!.params.map((_, index) =>
-    calls.map((call) => {
-      const value = call.params[index] ?? null;
-      return Array.isArray(value) ? arrayLiteral(value) : value;
-    }),
-  );
 }
