@@ -43,7 +43,10 @@ export interface StreamSource {
 /** Counting postings stops here: enough to tell a rare word from a common one, and none from some. */
 export const POSTINGS_BOUND = 30;
 
-/** A count of postings packs the spread of the first and last seqs it read: `count + SPREAD_UNIT × (last − first)`. */
+/**
+ * A count of postings packs the spread of the first and last seqs it read: `count + SPREAD_UNIT × (last − first)`;
+ * above POSTINGS_BOUND, so that the count is the remainder.
+ */
 export const SPREAD_UNIT = 32;
 
 /**

@@ -15,7 +15,7 @@ import {
   tiersRange,
   wordKeysOf,
 } from '../../src/storage/search-keys.js';
-import { estimatePostings, SPREAD_UNIT } from '../../src/storage/search-tiers.js';
+import { estimatePostings, POSTINGS_BOUND, SPREAD_UNIT } from '../../src/storage/search-tiers.js';
 import { build, createItem as create, dogNames } from '../helper.js';
 
 test("an item's keys: each prefix of its value and words once, with the tier it gives; its words", () => {
@@ -171,4 +171,9 @@ test("postings past the count's bound are estimated from how far the first ones 
     ],
   );
   assert.equal(estimatePostings([], '').size, 0);
+});
+
+test('a packed count leaves room for every count up to the bound', () => {
+  assert.ok(SPREAD_UNIT > POSTINGS_BOUND);
+  assert.equal(estimatePostings(['a'], String(POSTINGS_BOUND - 1 + SPREAD_UNIT * 5)).get('a'), POSTINGS_BOUND - 1);
 });
