@@ -31,7 +31,10 @@ export interface StreamSource {
    * query's tenant, filters and relation allow; each row's tier read from its key (search-keys.ts tierOfKey).
    */
   range(keys: readonly [string, string], limit: number, after?: RangeRow): Promise<Array<StreamRow & RangeRow>>;
-  /** How many postings each key has, from its first POSTINGS_BOUND in creation order (estimatePostings). */
+  /**
+   * How many postings each key has, counted up to POSTINGS_BOUND; PostgreSQL's estimates past it from how far the first
+   * ones spread (estimatePostings), SQLite's stop at it.
+   */
   postings(keys: readonly string[]): Promise<Postings>;
   /**
    * When the postings left every tier out, so that nothing is read: a source whose counts were kept from an earlier

@@ -215,9 +215,7 @@ export class Connection implements Executor {
   }
 
   private answer(executor: Executor, write: Write): Promise<unknown> {
-    if (write.answer === 'rows') return executor.rows(write.sql, write.params);
-    const changed = executor.run(write.sql, write.params);
-    return write.answer === 'count' ? changed : changed.then(() => undefined);
+    return write.answer === 'rows' ? executor.rows(write.sql, write.params) : executor.run(write.sql, write.params);
   }
 
   /**

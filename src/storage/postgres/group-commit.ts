@@ -17,7 +17,10 @@
 import { batchedParams } from './read-batch.js';
 import type { StorageError } from '../storage-error.js';
 
-/** A statement that commits on its own: its rows, the number of rows it changed, or nothing. */
+/**
+ * A statement that commits on its own: its rows, or the number of rows it changed; `none` when no caller reads it (a
+ * batched statement's count is no one call's).
+ */
 export interface Write {
   readonly sql: string;
   readonly params: readonly unknown[];

@@ -16,6 +16,8 @@ type TokenRow = [string, string, string, string, string, string, string | null];
 
 /** The columns tokenRow gives, in its order. */
 const TOKEN_COLUMNS = 'token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id';
+/** A token's INSERT. */
+const SAVE_TOKEN = `INSERT INTO access_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`;
 /** Several tokens' INSERT: each of tokenRow's values as the array of every token's (group-commit.ts). */
 const SAVE_TOKENS = `INSERT INTO access_tokens (${TOKEN_COLUMNS})
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::text[])`;
@@ -66,11 +68,7 @@ export class PostgresAuthStore implements AuthStore {
    * tokens in one statement.
    */
   async saveToken(token: AccessToken): Promise<void> {
-    await this.db.commitBatchable(
-      `INSERT INTO access_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      tokenRow(token),
-      SAVE_TOKENS,
-    );
+    await this.db.commitBatchable(SAVE_TOKEN, tokenRow(token), SAVE_TOKENS);
     if (this.sweeps.due()) {
       await this.db.run('DELETE FROM access_tokens WHERE expires_at < $1', [
         token.issuedAt - EXPIRED_TOKEN_RETENTION_SECONDS,
