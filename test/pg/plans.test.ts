@@ -166,6 +166,11 @@ function faults(node: PlanNode, found: string[] = []): string[] {
   return found;
 }
 
+/** Every node type of a plan, depth first. */
+function nodeTypes(node: PlanNode): string[] {
+  return [node['Node Type'], ...(node.Plans ?? []).flatMap(nodeTypes)];
+}
+
 /** A plan as indented lines, to read one that fails (PLANS_SHOW=<label>,…). */
 function show(n: PlanNode, depth = 0): string {
   const own = `${' '.repeat(depth)}${n['Node Type']} ${n['Relation Name'] ?? ''} ${n['Index Name'] ?? ''} rows=${n['Actual Rows']} loops=${n['Actual Loops']} removed=${n['Rows Removed by Filter'] ?? ''} cost=${n['Total Cost']} ${String(n['Index Cond'] ?? '')} ${String(n['Filter'] ?? n['Join Filter'] ?? n['Hash Cond'] ?? '')}`;
@@ -250,5 +255,22 @@ test(
       found.filter((fault) => !sortsOfMatches(fault)),
       [],
     );
+    // Two words of one key each: their postings are merged side by side (streamsQuery), not the second word's
+    // looked up for each candidate of the first.
+    const twoWords = statements.filter(
+      ({ label, sql }) => /^q of two words( \(batched\))?$/.test(label) && sql.includes(' AS stale '),
+    );
+    assert.equal(twoWords.length, 2, 'the streams statement of the two-word search, alone and batched');
+    for (const { label, sql, params } of twoWords) {
+      const [explained] = await client.unsafe<Explained>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+        params as postgres.ParameterOrJSON<never>[],
+      );
+      const [generic] = await client.unsafe<Explained>(`EXPLAIN (GENERIC_PLAN, FORMAT JSON) ${sql}`);
+      for (const plan of [explained!, generic!]) {
+        const types = nodeTypes(plan['QUERY PLAN'][0].Plan);
+        assert.ok(types.includes('Merge Join') && !types.includes('Hash Join'), `${label}: ${types.join(', ')}`);
+      }
+    }
   },
 );
