@@ -1,5 +1,6 @@
 // Pages of search results in SPEC §5's tiers, read through the search index's streams until the page is full.
 import type { Item, ResourceDef } from '../resources/definition.js';
+import { perDefinition } from '../resources/per-definition.js';
 import {
   oneRange,
   tierOf,
@@ -111,8 +112,9 @@ export async function tieredMatches(
   const one = oneRange(text);
   if (one !== undefined) return rangeMatches(tiersRange(one, below), need, source);
   // Postings serve the words tiers (3, 4, 13 and later), not the first two.
-  const keys = below > 3 ? wordKeysOf(def, text) : [];
-  let pending = tierStreams(def, text, keys.length > 0 ? await source.postings(keys) : undefined);
+  const kept = below > 3 ? keptText(def, text) : undefined;
+  const postings = kept && kept.keys.length > 0 ? await source.postings(kept.keys) : undefined;
+  let pending = kept ? keptStreams(def, text, kept, postings) : tierStreams(def, text, postings);
   if (below !== Infinity) pending = pending.filter((stream) => stream.tier < below);
   if (pending.length === 0) await source.confirm?.();
   const found: TieredItem[] = [];
@@ -146,6 +148,42 @@ export async function tieredMatches(
     pending = next;
   }
   return found;
+}
+
+/** How many texts' keys and streams a node keeps per resource (about 3 KB each for two words). */
+const MOST_KEPT_TEXTS = 256;
+
+/** A multi-word text's keys whose postings are counted, and its streams for the last postings they were made from. */
+interface KeptText {
+  readonly keys: readonly string[];
+  made?: { readonly postings: Postings | undefined; readonly streams: TierStream[] };
+}
+
+/**
+ * The keys and streams of the texts searched last, per resource: they follow from the text alone and from its postings,
+ * which PostgreSQL's nodes keep for a minute (postings-cache.ts), so that a search asked again (a next page, a popular
+ * query, autocomplete) makes neither again. The oldest go first.
+ */
+const keptTexts = perDefinition((_def: ResourceDef) => new Map<string, KeptText>());
+
+function keptText(def: ResourceDef, text: SearchText): KeptText {
+  const kept = keptTexts(def);
+  let entry = kept.get(text.whole);
+  if (entry === undefined) {
+    entry = { keys: wordKeysOf(def, text) };
+    if (kept.size >= MOST_KEPT_TEXTS) kept.delete(kept.keys().next().value!);
+    kept.set(text.whole, entry);
+  }
+  return entry;
+}
+
+/** The text's streams for `postings`: those made last when made from the same counts (the same kept object). */
+function keptStreams(def: ResourceDef, text: SearchText, kept: KeptText, postings: Postings | undefined): TierStream[] {
+  const made = kept.made;
+  if (made !== undefined && made.postings === postings) return made.streams;
+  const streams = tierStreams(def, text, postings);
+  kept.made = { postings, streams };
+  return streams;
 }
 
 /**

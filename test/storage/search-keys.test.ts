@@ -14,8 +14,16 @@ import {
   tierStreams,
   tiersRange,
   wordKeysOf,
+  type Postings,
+  type TierStream,
 } from '../../src/storage/search-keys.js';
-import { estimatePostings, POSTINGS_BOUND, SPREAD_UNIT } from '../../src/storage/search-tiers.js';
+import {
+  estimatePostings,
+  POSTINGS_BOUND,
+  SPREAD_UNIT,
+  tieredMatches,
+  type StreamSource,
+} from '../../src/storage/search-tiers.js';
 import { build, createItem as create, dogNames } from '../helper.js';
 
 test("an item's keys: each prefix of its value and words once, with the tier it gives; its words", () => {
@@ -176,4 +184,36 @@ test("postings past the count's bound are estimated from how far the first ones 
 test('a packed count leaves room for every count up to the bound', () => {
   assert.ok(SPREAD_UNIT > POSTINGS_BOUND);
   assert.equal(estimatePostings(['a'], String(POSTINGS_BOUND - 1 + SPREAD_UNIT * 5)).get('a'), POSTINGS_BOUND - 1);
+});
+
+test('a text searched again reuses its keys, and its streams while its postings are the same counts', async () => {
+  const text = searchText('rex oslo')!;
+  const counted: Array<readonly string[]> = [];
+  const read: Array<readonly TierStream[]> = [];
+  const source = (postings: Postings): StreamSource => ({
+    postings: (keys) => {
+      counted.push(keys);
+      return Promise.resolve(postings);
+    },
+    read: (streams) => {
+      read.push(streams);
+      return Promise.resolve([]);
+    },
+    range: () => Promise.reject(new Error('one word only')),
+  });
+  const kept = new Map(wordKeysOf(dogs, text).map((key) => [key, key === 'rex|02' || key === 'oslo|21' ? 3 : 0]));
+  await tieredMatches(dogs, text, 11, source(kept));
+  await tieredMatches(dogs, text, 11, source(kept));
+  assert.equal(counted.length, 2);
+  assert.equal(counted[1], counted[0], 'the same keys, not made again');
+  assert.deepEqual(counted[0], wordKeysOf(dogs, text));
+  assert.equal(read.length, 2);
+  assert.equal(read[1]![0], read[0]![0], 'the same streams for the same counts');
+  // Fresh counts (another object, as after the kept ones expire) make the streams again, from those counts.
+  const fresh = new Map(kept);
+  fresh.set('rex|01', 5);
+  await tieredMatches(dogs, text, 11, source(fresh));
+  assert.notEqual(read[2]![0], read[0]![0]);
+  assert.deepEqual(read[2], tierStreams(dogs, text, fresh));
+  assert.notDeepEqual(read[2], read[0]);
 });

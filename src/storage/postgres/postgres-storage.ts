@@ -80,6 +80,17 @@ function batchable(scope: Scope, criteria: Criteria): boolean {
   return scope.kind === 'tenant' || criteria.filters.every((filter) => filter.exact);
 }
 
+/** A search's keys joined by new lines, as the postings cache and statement take them; made once per kept keys. */
+const joinedOfKeys = new WeakMap<readonly string[], string>();
+function joinedKeys(keys: readonly string[]): string {
+  let joined = joinedOfKeys.get(keys);
+  if (joined === undefined) {
+    joined = keys.join('\n');
+    joinedOfKeys.set(keys, joined);
+  }
+  return joined;
+}
+
 /** The fields a ranked page reads for `fields`: those, then the searchable ones it lacks (tierOf reads them). */
 function rankedFields(def: ResourceDef, fields: readonly string[]): readonly string[] {
   const missing = searchableFields(def).filter((name) => !fields.includes(name));
@@ -217,7 +228,7 @@ export class PostgresStorage implements Storage {
         });
       },
       postings: async (keys) => {
-        const joined = keys.join('\n');
+        const joined = joinedKeys(keys);
         const kept = space === undefined || fresh ? undefined : this.postingsCache.get(space, joined);
         if (kept !== undefined) {
           none = kept.none;
