@@ -244,8 +244,8 @@ export function streamsQuery(
 }
 
 /**
- * A stream of one key with one other key to have (a search of two words whose rarer keys hold the tier, as most do):
- * streamsQuery merges the two keys' postings instead of looking the other key up for each candidate.
+ * A stream of one key with one other key to have (two words that each have postings under one key of the tier, as
+ * `rex oslo` has): streamsQuery merges the two keys' postings instead of looking the other key up for each candidate.
  */
 function isPair(stream: TierStream): boolean {
   return stream.keys.length === 1 && stream.also.length === 1 && stream.also[0]!.length === 1;
