@@ -117,6 +117,7 @@ async function readEverything(storage: PostgresStorage, as: (label: string) => v
     ['count color=brown', () => storage.count(dogs, scope, { filters: [color('brown')] })],
     ['q on the collection', () => storage.list(dogs, scope, page({ q: 'rex' }))],
     ['q of two words', () => storage.list(dogs, scope, page({ q: 'rex oslo' }))],
+    ['q of three words', () => storage.list(dogs, scope, page({ q: 'rex brown oslo' }))],
     ['q with a filter', () => storage.list(dogs, scope, page({ q: 'rex', filters: [color('brown')] }))],
     [
       'q of two words with a filter',
@@ -261,13 +262,13 @@ test(
       found.filter((fault) => !sortsOfMatches(fault)),
       [],
     );
-    // Two words of one key each: their postings are merged side by side (streamsQuery), not the second word's
-    // looked up for each candidate of the first.
-    const twoWords = statements.filter(
-      ({ label, sql }) => /^q of two words( \(batched\))?$/.test(label) && sql.includes(' AS stale '),
+    // Words of one key each: their postings are merged side by side (streamsQuery), not the other words' looked up
+    // for each candidate of the first.
+    const merged = statements.filter(
+      ({ label, sql }) => /^q of (two|three) words( \(batched\))?$/.test(label) && sql.includes(' AS stale '),
     );
-    assert.equal(twoWords.length, 2, 'the streams statement of the two-word search, alone and batched');
-    for (const { label, sql, params } of twoWords) {
+    assert.equal(merged.length, 4, 'the streams statements of two and three words, alone and batched');
+    for (const { label, sql, params } of merged) {
       const [explained] = await client.unsafe<Explained>(
         `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
         params as postgres.ParameterOrJSON<never>[],
