@@ -1,5 +1,5 @@
 // PostgreSQL failures classified at the connection (StorageError) and answered 9002 at the HTTP edge.
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import postgres from 'postgres';
@@ -15,12 +15,16 @@ const skip = skipWithoutPostgres;
 
 // The tests below end backends and close pools on purpose. postgres 3.4 then may reject the array-type query of a
 // connection that was opening, a promise nobody holds (performance.md, Limits): the service logs such a driver
-// failure and goes on (server.ts), and so does this file. Any other unhandled rejection still reaches the runner.
-const runnerListeners = process.listeners('unhandledRejection');
-process.removeAllListeners('unhandledRejection');
-process.on('unhandledRejection', (reason, promise) => {
-  if (isDriverFailure(reason)) return;
-  for (const listener of runnerListeners) listener(reason, promise);
+// failure and goes on (server.ts), and so does this file. Any other unhandled rejection still reaches the runner. The
+// runner listens from its first test on, so the filter takes its place before the tests run, not when the file loads
+// (then the runner's listener came after it, and such a rejection failed a test about once in ten runs under load).
+before(() => {
+  const runnerListeners = process.listeners('unhandledRejection');
+  process.removeAllListeners('unhandledRejection');
+  process.on('unhandledRejection', (reason, promise) => {
+    if (isDriverFailure(reason)) return;
+    for (const listener of runnerListeners) listener(reason, promise);
+  });
 });
 
 /** A URL of the test server with a port where nothing listens. */
