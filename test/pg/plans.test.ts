@@ -190,8 +190,7 @@ type Explained = Array<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>;
 /** Each statement's faults, as the custom plan (with its values, run) and as the generic plan PostgreSQL may reuse. */
 async function explainAll(client: postgres.Sql, statements: readonly Statement[], when: string): Promise<string[]> {
   const found: string[] = [];
-  const parallel = (node: PlanNode): boolean =>
-    node['Node Type'].startsWith('Gather') || (node.Plans ?? []).some(parallel);
+  const parallel = (node: PlanNode): boolean => nodeTypes(node).some((type) => type.startsWith('Gather'));
   for (const { label, sql, params } of statements) {
     const [run] = await client.unsafe<Explained>(
       `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,

@@ -222,35 +222,49 @@ export function streamsQuery(
       .join(' AND ');
     const matches = words.map((x) => ` AND ${x}.key = s.${x}_key`).join('');
     const most = params.add(limit);
-    const sql = `SELECT p.*, g.stale FROM (SELECT ${stale} AS stale OFFSET 0) g LEFT JOIN LATERAL (
-    SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${arrays}) WITH ORDINALITY AS s(tier, key, ${columns}, n)
+    const read = `SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${arrays}) WITH ORDINALITY AS s(tier, key, ${columns}, n)
     CROSS JOIN LATERAL (SELECT i.*, k.seq AS seq_, s.tier FROM ${def.name}_search_keys k ${joins}
-      CROSS JOIN LATERAL (SELECT ${itemColumns(def, fields)} FROM ${def.name} t
-        WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq AND ${where} LIMIT 1) i
+      ${keyItem(def, fields, where)} i
       WHERE ${bounds} AND k.key = s.key${matches}
-      ORDER BY k.seq LIMIT ${most}) r
-    LIMIT ${most}) p ON true`;
-    return { sql, params: params.values };
+      ORDER BY k.seq LIMIT ${most}) r`;
+    return { sql: withStale(stale, read, most), params: params.values };
   }
   const keys = params.add(streams.map((stream) => stream.keys.join('\n')));
   const also = params.add(streams.map((stream) => stream.also.map((set) => set.join('\t')).join('\n')));
   let bounds = tenant !== undefined ? `k.tenant_id = ${tenant} AND ` : '';
   if (afterSeq !== undefined) bounds += `k.seq > ${params.add(afterSeq)} AND `;
   const most = params.add(limit);
-  const sql = `SELECT p.*, g.stale FROM (SELECT ${stale} AS stale OFFSET 0) g LEFT JOIN LATERAL (
-    SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${also}::text[]) WITH ORDINALITY AS s(tier, keys, also, n)
+  const read = `SELECT r.* FROM unnest(${tiers}::int[], ${keys}::text[], ${also}::text[]) WITH ORDINALITY AS s(tier, keys, also, n)
     CROSS JOIN LATERAL (SELECT m.* FROM unnest(string_to_array(s.keys, E'\\n')) AS kk(key)
       CROSS JOIN LATERAL (SELECT i.*, k.seq AS seq_, s.tier FROM ${def.name}_search_keys k
-        CROSS JOIN LATERAL (SELECT ${itemColumns(def, fields)} FROM ${def.name} t
-          WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq AND ${where} LIMIT 1) i
+        ${keyItem(def, fields, where)} i
         WHERE ${bounds}k.key = kk.key
           AND NOT EXISTS (SELECT 1 FROM unnest(string_to_array(s.also, E'\\n')) AS a(keys) WHERE NOT EXISTS
             (SELECT 1 FROM ${def.name}_search_keys x WHERE x.tenant_id = k.tenant_id
               AND x.key = ANY(string_to_array(a.keys, E'\\t')) AND x.seq = k.seq))
         ORDER BY k.seq LIMIT ${most}) m
-      ORDER BY m.seq_ LIMIT ${most}) r
+      ORDER BY m.seq_ LIMIT ${most}) r`;
+  return { sql: withStale(stale, read, most), params: params.values };
+}
+
+/**
+ * A streams statement: `stale` computed once, then the first `most` rows of `read`; when it has none, one row of nulls
+ * that carries `stale`.
+ */
+function withStale(stale: string, read: string, most: string): string {
+  return `SELECT p.*, g.stale FROM (SELECT ${stale} AS stale OFFSET 0) g LEFT JOIN LATERAL (
+    ${read}
     LIMIT ${most}) p ON true`;
-  return { sql, params: params.values };
+}
+
+/**
+ * The item of the search key row `k`, of `fields` (or all), if the criteria's `where` allows it: a LATERAL subquery
+ * that cannot be pulled up (LIMIT 1), so that the keys lead, in index order, whatever the statistics say of the
+ * filters (right after a bulk load, PostgreSQL read a filter's index and sorted its matches).
+ */
+function keyItem(def: ResourceDef, fields: readonly string[] | undefined, where: string): string {
+  return `CROSS JOIN LATERAL (SELECT ${itemColumns(def, fields)} FROM ${def.name} t
+        WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq AND ${where} LIMIT 1)`;
 }
 
 /** At most this many other words are merged with the lead's (a text per number): longer text looks them up. */
@@ -291,11 +305,8 @@ export function rangeQuery(
   const start = after
     ? `k.key >= ${params.add(after.key)} AND (k.key > ${params.add(after.key)} OR k.seq > ${params.add(after.seq)})`
     : `k.key >= ${params.add(from)}`;
-  // The item is a LATERAL subquery that cannot be pulled up (LIMIT 1): the keys lead, in index order, whatever the
-  // statistics say of the filters (right after a bulk load, PostgreSQL read a filter's index and sorted its matches).
   const sql = `SELECT r.*, k.seq, k.key FROM ${def.name}_search_keys k
-    CROSS JOIN LATERAL (SELECT ${itemColumns(def, fields)} FROM ${def.name} t
-      WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq AND ${where} LIMIT 1) r
+    ${keyItem(def, fields, where)} r
     WHERE ${tenant}${start} AND k.key < ${params.add(to)}
     ORDER BY k.key, k.seq LIMIT ${params.add(limit)}`;
   return { sql, params: params.values };
