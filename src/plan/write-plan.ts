@@ -49,7 +49,8 @@ export interface KeyAnswer {
 /** What a write adds to its tenant's count of the resource (storage/resource-counts.ts), in its own transaction. */
 interface CountChange {
   readonly resource: string;
-  readonly by: 1 | -1;
+  /** 0 for an update: the count stays, the tenant's write stamp moves. */
+  readonly by: 1 | 0 | -1;
 }
 
 export interface CreatePlan {
@@ -72,6 +73,8 @@ export interface UpdatePlan {
   readonly changed: readonly string[];
   readonly checks: readonly ReferenceCheck[];
   readonly links: readonly LinkSet[];
+  /** No item more or less, but one write more in the tenant's write stamp. */
+  readonly count: CountChange;
 }
 
 export interface RemovePlan {
@@ -103,7 +106,8 @@ export function planCreate(def: ResourceDef, values: WriteValues, idempotency?: 
 export function planUpdate(def: ResourceDef, values: WriteValues): UpdatePlan {
   const changed = Object.keys(values).filter((name) => def.fields[name]?.kind !== 'refs');
   changed.push('updatedAt');
-  return { def, values, changed, checks: referenceChecks(def, values), links: linkSets(def, values) };
+  const count = countChanges(def).updated;
+  return { def, values, changed, checks: referenceChecks(def, values), links: linkSets(def, values), count };
 }
 
 /** The current item (read in the write's transaction) with the update's values and a new `updatedAt`. */
@@ -118,9 +122,10 @@ export function planRemove(def: ResourceDef): RemovePlan {
   return { def, clear: clearingOf(def), count: countChanges(def).removed };
 }
 
-/** A create's and a delete's change of the count, made once per resource. */
+/** A create's, an update's and a delete's change of the count, made once per resource. */
 const countChanges = perDefinition((def: ResourceDef) => ({
   created: { resource: def.name, by: 1 } as CountChange,
+  updated: { resource: def.name, by: 0 } as CountChange,
   removed: { resource: def.name, by: -1 } as CountChange,
 }));
 

@@ -1,6 +1,7 @@
 // A tenant's number of items per resource, kept in `resource_counts` by every create and delete in its own
 // transaction (migration 10), so that a count without criteria reads a few rows instead of counting the tenant's rows;
-// and a count of search text alone, read from the search keys without a row.
+// its write stamp, the writes counted in the same rows by every create, update and delete (search-cache.ts); and a
+// count of search text alone, read from the search keys without a row.
 import { matchRanges, matchSet, searchText } from './search-keys.js';
 import type { Criteria, Scope, TenantScope } from './storage.js';
 
@@ -11,10 +12,18 @@ import type { Criteria, Scope, TenantScope } from './storage.js';
  * each commits. A slot may go below zero (a delete counts on its own connection's slot); the sum is the count.
  */
 export const COUNT_SQL = {
-  /** Adds $3 (1 or −1) to the count of resource $2 for tenant $1, in the write's transaction. */
+  /**
+   * Adds $3 (1, 0 or −1) to the count of resource $2 for tenant $1 and one to its writes (a new row starts at one), in
+   * the write's transaction.
+   */
   add: `INSERT INTO resource_counts AS c (tenant_id, resource, n) VALUES ($1, $2, $3)
-  ON CONFLICT (tenant_id, resource, slot) DO UPDATE SET n = c.n + excluded.n`,
+  ON CONFLICT (tenant_id, resource, slot) DO UPDATE SET n = c.n + excluded.n, writes = c.writes + 1`,
   read: 'SELECT coalesce(sum(n), 0) FROM resource_counts WHERE tenant_id = $1 AND resource = $2',
+  /**
+   * Tenant $1's write stamp: its writes of every resource, summed. Each slot's writes only grow, so the sum
+   * changes with every write committed, whichever node and slot made it (search-cache.ts).
+   */
+  stamp: 'SELECT coalesce(sum(writes), 0) FROM resource_counts WHERE tenant_id = $1',
 } as const;
 
 /** The tenant whose kept count answers `criteria`: a tenant's whole collection (no filter, parent or search). */

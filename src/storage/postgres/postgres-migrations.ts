@@ -368,4 +368,12 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
         ALTER COLUMN updated_at TYPE text COLLATE "C" USING ${RFC3339_TEXT('updated_at')};`,
     ).join(''),
   },
+  {
+    version: 14,
+    description:
+      "a tenant's write stamp: the writes of each count's slot, which every create, update and delete adds to",
+    // storage/search-cache.ts: a node serves a kept search answer while the sum of its tenant's writes is the one it
+    // was read under. A row written before counts as one write; a slot's writes only grow.
+    sql: `ALTER TABLE resource_counts ADD COLUMN writes bigint NOT NULL DEFAULT 1;`,
+  },
 ];

@@ -33,6 +33,7 @@ import type {
 } from '../storage.js';
 import { Connection } from './connection.js';
 import { PostingsCache } from './postings-cache.js';
+import { SearchCache } from '../search-cache.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
 import { PostgresRequestLog } from './postgres-request-log.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
@@ -110,6 +111,10 @@ export class PostgresStorage implements Storage {
   private closed = false;
   /** The postings counts of multi-word searches, kept by this node (postings-cache.ts). */
   readonly postingsCache = new PostingsCache();
+  /** The search answers this node keeps under their tenant's write stamp (search-cache.ts). */
+  readonly searchCache = new SearchCache(async (tenantId) =>
+    String((await this.db.read<[string]>(COUNT_SQL.stamp, [tenantId]))[0]![0]),
+  );
 
   /** A pool of up to `poolSize` connections on `databaseUrl` (postgres://…); none is opened before the first query. */
   constructor(databaseUrl: string, poolSize?: number) {
@@ -249,7 +254,11 @@ export class PostgresStorage implements Storage {
    * with the searchable fields besides.
    */
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
-    if (query.q !== undefined && !query.sort) return jsonPage(await this.rankedPage(def, scope, query, fields), fields);
+    if (query.q !== undefined && !query.sort) {
+      return this.searchCache.page(def, scope, query, fields, async () =>
+        jsonPage(await this.rankedPage(def, scope, query, fields), fields),
+      );
+    }
     const { rows, hasMore } = await this.pageRows(def, scope, query, fields);
     return { items: rowsAsJson(rows, fields), hasMore };
   }
@@ -325,8 +334,10 @@ export class PostgresStorage implements Storage {
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const text = searchText(query.q);
     if (text === undefined) return { hits: [], hasMore: false };
-    return withFreshPostings((fresh) =>
-      searchResources(query.types, text, query, (def) => this.streams(def, scope, { filters: [] }, undefined, fresh)),
+    return this.searchCache.search(scope, query, () =>
+      withFreshPostings((fresh) =>
+        searchResources(query.types, text, query, (def) => this.streams(def, scope, { filters: [] }, undefined, fresh)),
+      ),
     );
   }
 

@@ -302,4 +302,12 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     // equal names back in creation order (a few rows), instead of sorting the whole tenant for ten items.
     sql: COUNTED.map(sortIndexes).join(''),
   },
+  {
+    version: 12,
+    description:
+      "a tenant's write stamp: the writes of each count's row, which every create, update and delete adds to",
+    // storage/search-cache.ts: the kept search answers of a tenant are served while the sum of its writes is the one
+    // they were read under. A row written before counts as one write.
+    sql: `ALTER TABLE resource_counts ADD COLUMN writes INTEGER NOT NULL DEFAULT 1;`,
+  },
 ];

@@ -49,10 +49,12 @@ import {
 import { positional, SqliteWrites } from './sqlite-writes.js';
 import { SqliteSearch } from './sqlite-search.js';
 import { COUNT_SQL, keptCountScope, keyCount } from '../resource-counts.js';
+import { SearchCache } from '../search-cache.js';
 
 /** The migration that creates the search index (sqlite-migrations.ts). */
 const SEARCH_KEYS_VERSION = 8;
 const KEPT_COUNT = positional(COUNT_SQL.read);
+const STAMP = positional(COUNT_SQL.stamp);
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite' as const;
@@ -66,6 +68,14 @@ export class SqliteStorage implements Storage {
   private readonly idempotency = new IdempotencyPolicy();
   /** Ranked search through the search index (SPEC §5). */
   private readonly ranked: SqliteSearch;
+  /** The search answers kept under their tenant's write stamp (search-cache.ts). */
+  readonly searchCache = new SearchCache((tenantId) => {
+    try {
+      return String(this.statements.pluck(STAMP).get(tenantId));
+    } catch (error) {
+      throw this.statements.failure(error);
+    }
+  });
   readonly auth: SqliteAuthStore;
   readonly requestLog: SqliteRequestLog;
   readonly sessions: SqliteSessionStore;
@@ -174,7 +184,11 @@ export class SqliteStorage implements Storage {
   }
 
   async listJson(def: ResourceDef, scope: Scope, query: ListQuery, fields: readonly string[]): Promise<JsonPage> {
-    if (query.q !== undefined && !query.sort) return jsonPage(await this.ranked.page(def, scope, query), fields);
+    if (query.q !== undefined && !query.sort) {
+      return this.searchCache.page(def, scope, query, fields, async () =>
+        jsonPage(await this.ranked.page(def, scope, query), fields),
+      );
+    }
     const { rows, hasMore } = this.page(
       def,
       scope,
@@ -298,7 +312,7 @@ export class SqliteStorage implements Storage {
   }
 
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
-    return this.ranked.search(scope, query);
+    return this.searchCache.search(scope, query, () => this.ranked.search(scope, query));
   }
 
   async claimIdempotencyKey(scope: TenantScope, key: IdempotencyKey): Promise<IdempotencyClaim> {

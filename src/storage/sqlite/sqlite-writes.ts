@@ -76,6 +76,7 @@ export class SqliteWrites {
     if (gone.length > 0) this.statements.get(searchKeysDelete(def)).run(scope.tenantId, seq, JSON.stringify(gone));
     if (added.length > 0) this.statements.get(searchKeysInsert(def)).run(scope.tenantId, seq, JSON.stringify(added));
     this.replaceLinks(scope, id, plan.links);
+    this.statements.get(COUNT_ADD).run(scope.tenantId, plan.count.resource, plan.count.by);
     return item;
   }
 
