@@ -28,6 +28,7 @@ import {
   stopAll,
   waitFor,
   wrk,
+  VARIANT_ENV,
   type Operation,
   type WrkResult,
 } from './harness.js';
@@ -45,29 +46,36 @@ const SLICES = 5;
 const SLICE_SECONDS = Math.max(1, Math.round(SECONDS / SLICES));
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = 50;
-/** BENCH_PORT moves the three ports (server, baseline, server with the log off), so that two benches never meet. */
+/**
+ * BENCH_PORT moves the four ports (server, baseline, server with the log off, server with the search cache off), so
+ * that two benches never meet.
+ */
 const SERVER_PORT = Number(process.env.BENCH_PORT ?? 18080);
 const BASELINE_PORT = SERVER_PORT + 1;
-const LOG_OFF_PORT = SERVER_PORT + 2;
+/** The servers besides the one `npm start` runs, by what sets them apart: their port and environment. */
+const VARIANT_PORTS = { 'log off': SERVER_PORT + 2, 'search cache off': SERVER_PORT + 3 } as const;
+type VariantName = keyof typeof VARIANT_ENV;
 
-/** What one operation's server slices alternate with: the baseline, or the server with the request log off. */
-interface Versus {
+/** A process wrk loads: the server, a variant of it, or the baseline (its headers replace the operation's). */
+interface Target {
   readonly port: number;
   readonly headers?: Record<string, string>;
   readonly pid?: number;
 }
 
-/** The same server on its own copy of the data, with REQUEST_LOG=off, and a token of its own. */
-async function startLogOff(
+/** The same server on its own copy of the data, with the variant's setting, and a token of its own. */
+async function startVariant(
+  name: VariantName,
   backend: Backend,
   size: number,
   seeded: Seeded,
-): Promise<{ process: ChildProcess; versus: Versus }> {
-  const storage = await backend.freshCopy(size, 'log-off');
-  const child = start('server, log off', serverCommand(), { ...serverEnv(LOG_OFF_PORT, storage), REQUEST_LOG: 'off' });
-  await waitFor(`http://127.0.0.1:${LOG_OFF_PORT}/healthz`, { seconds: 60 });
-  const { bearer } = await credentials(`http://127.0.0.1:${LOG_OFF_PORT}`, seeded.clientId, seeded.clientSecret);
-  return { process: child, versus: { port: LOG_OFF_PORT, headers: { authorization: bearer }, pid: child.pid } };
+): Promise<{ process: ChildProcess; target: Target }> {
+  const port = VARIANT_PORTS[name];
+  const storage = await backend.freshCopy(size, name.replaceAll(' ', '-'));
+  const child = start(`server, ${name}`, serverCommand(), { ...serverEnv(port, storage), ...VARIANT_ENV[name] });
+  await waitFor(`http://127.0.0.1:${port}/healthz`, { seconds: 60 });
+  const { bearer } = await credentials(`http://127.0.0.1:${port}`, seeded.clientId, seeded.clientSecret);
+  return { process: child, target: { port, headers: { authorization: bearer }, pid: child.pid } };
 }
 
 async function main(): Promise<void> {
@@ -101,7 +109,7 @@ async function measure(backend: Backend, size: number, names: readonly string[])
   const copy = await backend.freshCopy(size, 'server');
   const server = start('server', serverCommand(), serverEnv(SERVER_PORT, copy));
   let baseline: ChildProcess | undefined;
-  let logOff: Awaited<ReturnType<typeof startLogOff>> | undefined;
+  const variants = new Map<VariantName, Awaited<ReturnType<typeof startVariant>>>();
   try {
     await waitFor(`http://127.0.0.1:${SERVER_PORT}/healthz`, { seconds: 60 });
     const { bearer, basic } = await credentials(
@@ -114,16 +122,21 @@ async function measure(backend: Backend, size: number, names: readonly string[])
     fs.writeFileSync(answersFile, JSON.stringify(await recordAnswers(operations)));
     baseline = start('baseline', ['node', 'bench/baseline-server.mjs', answersFile, String(BASELINE_PORT)], {});
     await waitFor(`http://127.0.0.1:${BASELINE_PORT}/`, { anyAnswer: true });
-    if (operations.some((operation) => operation.against === 'log off'))
-      logOff = await startLogOff(backend, size, seeded);
+    for (const operation of operations)
+      for (const name of [operation.against, operation.server])
+        if (name !== undefined && !variants.has(name))
+          variants.set(name, await startVariant(name, backend, size, seeded));
     console.log(`\n${backend.name}, ${size.toLocaleString('en-US')} dogs:`);
     const results: Array<Run['results'][number]> = [];
     for (const operation of operations) {
-      const versus: Versus = operation.against === 'log off' ? logOff!.versus : { port: BASELINE_PORT };
-      const [measured, base] = await load(operation, server.pid!, versus);
+      const served: Target = operation.server
+        ? variants.get(operation.server)!.target
+        : { port: SERVER_PORT, pid: server.pid };
+      const versus: Target = operation.against ? variants.get(operation.against)!.target : { port: BASELINE_PORT };
+      const [measured, base] = await load(operation, served, versus);
       if (operation.method === 'POST') await backend.afterWrites?.(copy);
       const ratio = measured.requestsPerSecond / base.requestsPerSecond;
-      results.push({ operation, measured, base, ratio, peakRss: peakRssMiB(server.pid!) });
+      results.push({ operation, measured, base, ratio, peakRss: peakRssMiB(served.pid!) });
       console.log(
         `  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs ${operation.against ?? 'baseline'} ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}`,
       );
@@ -131,23 +144,28 @@ async function measure(backend: Backend, size: number, names: readonly string[])
     fs.rmSync(answersFile, { force: true });
     return { backend: backend.name, size, seedSeconds: seeded.seedSeconds, results, peakRss: peakRssMiB(server.pid!) };
   } finally {
-    await Promise.all([stop(baseline), stop(logOff?.process), stop(server)]);
+    await Promise.all([
+      stop(baseline),
+      ...[...variants.values()].map((variant) => stop(variant.process)),
+      stop(server),
+    ]);
   }
 }
 
 /** One operation: warm-up, then the server's and the other's slices alternately; each side's slices combined. */
-async function load(operation: Operation, serverPid: number, versus: Versus): Promise<[WrkResult, WrkResult]> {
+async function load(operation: Operation, served: Target, versus: Target): Promise<[WrkResult, WrkResult]> {
+  const mine = served.headers ? { ...operation, headers: served.headers } : operation;
   const other = versus.headers ? { ...operation, headers: versus.headers } : operation;
   // A short untimed run first, so both are measured after the JIT has warmed up.
-  await wrk(SERVER_PORT, operation, WARMUP_SECONDS, CONNECTIONS);
+  await wrk(served.port, mine, WARMUP_SECONDS, CONNECTIONS);
   await wrk(versus.port, other, WARMUP_SECONDS, CONNECTIONS);
   const serverSlices: WrkResult[] = [];
   const baselineSlices: WrkResult[] = [];
   for (let slice = 0; slice < SLICES; slice += 1) {
-    serverSlices.push(await wrk(SERVER_PORT, operation, SLICE_SECONDS, CONNECTIONS));
+    serverSlices.push(await wrk(served.port, mine, SLICE_SECONDS, CONNECTIONS));
     // A slow operation leaves requests queued when wrk stops: let the server finish them
     // before the baseline's slice, which would otherwise share the core with them.
-    await idle(serverPid);
+    await idle(served.pid!);
     baselineSlices.push(await wrk(versus.port, other, SLICE_SECONDS, CONNECTIONS));
     if (versus.pid !== undefined) await idle(versus.pid);
   }

@@ -18,6 +18,7 @@ import {
   fmt,
   serverCommand,
   serverEnv,
+  VARIANT_ENV,
   start,
   table,
   waitFor,
@@ -96,11 +97,14 @@ function buildCommit(ref: string): Build {
 
 /** Loads both builds at once for one operation; returns their req/s. */
 async function duel(first: Build, second: Build, operationName: string, data: Seeded): Promise<[number, number]> {
+  // An operation of a variant of the server (the search cache off) runs both builds as that variant.
+  const variant = benchOperations(data, { bearer: '', basic: '' }).find(({ name }) => name === operationName)?.server;
+  const env = variant ? VARIANT_ENV[variant] : {};
   const servers = await Promise.all(
     [first, second].map(async (build, index) => {
       const port = PORTS[index]!;
       const storage = await sqlite.freshCopy(DOGS, `compare-${port}`);
-      return { port, child: start(build.label, build.command, serverEnv(port, storage)) };
+      return { port, child: start(build.label, build.command, { ...serverEnv(port, storage), ...env }) };
     }),
   );
   try {

@@ -25,7 +25,18 @@ export interface Operation {
    * (the ratio is then the request log's cost, SPEC §12).
    */
   against?: 'log off';
+  /**
+   * The server measured: the service as `npm start` runs it by default; `search cache off`, the same server with
+   * SEARCH_CACHE=off, whose every search reads the index (a text searched for the first time, or after a write).
+   */
+  server?: 'search cache off';
 }
+
+/** The environment of each variant of the server an operation names (`against`, `server`). */
+export const VARIANT_ENV = {
+  'log off': { REQUEST_LOG: 'off' },
+  'search cache off': { SEARCH_CACHE: 'off' },
+} as const satisfies Record<NonNullable<Operation['against'] | Operation['server']>, Record<string, string>>;
 
 /**
  * The operations an index serves (GET one, a page, a filter, a search, a nested read): across the sizes of --scale
@@ -43,6 +54,9 @@ export const INDEXED = new Set([
   'autocomplete q=bel',
   'owner with fields=name,dogs(name)',
   'global search',
+  'search q, nothing kept',
+  'search q, two words, nothing kept',
+  'global search, nothing kept',
   'a page (limit=10&offset=20)',
   'filter (color=brown&limit=10)',
 ]);
@@ -128,6 +142,28 @@ export function benchOperations(
       target: 0.3,
     },
     { name: 'global search', method: 'GET', path: '/v1/search?q=rex', headers: auth, target: 0.2 },
+    // The same searches with no answer kept (storage/search-cache.ts): what a text costs the first time it is searched.
+    {
+      name: 'search q, nothing kept',
+      method: 'GET',
+      path: '/v1/dogs?q=rex',
+      headers: auth,
+      server: 'search cache off',
+    },
+    {
+      name: 'search q, two words, nothing kept',
+      method: 'GET',
+      path: '/v1/dogs?q=rex%20oslo',
+      headers: auth,
+      server: 'search cache off',
+    },
+    {
+      name: 'global search, nothing kept',
+      method: 'GET',
+      path: '/v1/search?q=rex',
+      headers: auth,
+      server: 'search cache off',
+    },
     {
       name: 'POST',
       method: 'POST',

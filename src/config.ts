@@ -71,6 +71,7 @@ export const EnvSchema = Type.Object({
   ),
   COMPRESSION: Type.Unsafe<(typeof SWITCH)[number]>({ type: 'string', enum: [...SWITCH], default: 'on' }),
   REQUEST_LOG: Type.Unsafe<(typeof SWITCH)[number]>({ type: 'string', enum: [...SWITCH], default: 'on' }),
+  SEARCH_CACHE: Type.Unsafe<(typeof SWITCH)[number]>({ type: 'string', enum: [...SWITCH], default: 'on' }),
   REQUEST_LOG_DAYS: Type.Integer({
     minimum: 1,
     maximum: 365,
@@ -117,6 +118,8 @@ export interface Config {
   requestLog: boolean;
   /** How many days the request log keeps an entry. */
   requestLogDays: number;
+  /** Whether a node keeps search answers under their tenant's write stamp (storage/search-cache.ts). */
+  searchCache: boolean;
   /**
    * The proxies whose X-Forwarded-For is believed: a request from one of them is taken to come
    * from the address it forwards for (per-address rate limits, logs). Unset: the TCP peer.
@@ -154,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     compression: parsed.COMPRESSION === 'on',
     requestLog: parsed.REQUEST_LOG === 'on',
     requestLogDays: parsed.REQUEST_LOG_DAYS,
+    searchCache: parsed.SEARCH_CACHE === 'on',
     trustProxy: parsed.TRUST_PROXY === undefined ? undefined : proxyList(parsed.TRUST_PROXY),
   };
 }

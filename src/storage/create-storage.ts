@@ -8,16 +8,21 @@ import type { Storage } from './storage.js';
  * Opens and migrates the configured database; a database that cannot be reached stops the start with a clear message.
  */
 export async function createStorage(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'pgPoolSize'>>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'pgPoolSize' | 'searchCache'>>,
 ): Promise<Storage> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.pgPoolSize);
-  const storage = new SqliteStorage(config.dataDir);
+  const keptSearches = config.searchCache === false ? 0 : undefined;
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.pgPoolSize, keptSearches);
+  const storage = new SqliteStorage(config.dataDir, keptSearches);
   await storage.migrate();
   return storage;
 }
 
-async function openPostgres(databaseUrl: string, poolSize: number | undefined): Promise<Storage> {
-  const storage = new PostgresStorage(databaseUrl, poolSize);
+async function openPostgres(
+  databaseUrl: string,
+  poolSize: number | undefined,
+  keptSearches: number | undefined,
+): Promise<Storage> {
+  const storage = new PostgresStorage(databaseUrl, poolSize, keptSearches);
   try {
     await storage.migrate();
   } catch (error) {

@@ -44,10 +44,11 @@ export class SearchCache {
   hits = 0;
   misses = 0;
 
+  /** `most` characters kept (0: none, and no stamp read: SEARCH_CACHE=off); `now` the clock. */
   constructor(
     private readonly readStamp: ReadStamp,
-    private readonly now: () => number = Date.now,
     private readonly most = MOST_CHARACTERS,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /**
@@ -79,6 +80,7 @@ export class SearchCache {
     read: () => Promise<T>,
     sizeOf: (answer: T) => number,
   ): Promise<T> {
+    if (this.most === 0) return read();
     const name = `${scope.tenantId}\n${key}`;
     const stamp = await this.readStamp(scope.tenantId);
     const kept = this.kept.get(name);

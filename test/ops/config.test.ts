@@ -27,6 +27,7 @@ test('with nothing set, every variable takes its default from SPEC §11', () => 
     compression: true,
     requestLog: true,
     requestLogDays: 7,
+    searchCache: true,
     trustProxy: undefined,
   });
 });
@@ -70,6 +71,7 @@ const derived: Array<{ env: Record<string, string>; expect: Record<string, unkno
   { env: { COMPRESSION: 'off' }, expect: { compression: false } },
   { env: { COMPRESSION: 'on' }, expect: { compression: true } },
   { env: { COMPRESSION: '' }, expect: { compression: true } },
+  { env: { SEARCH_CACHE: 'off' }, expect: { searchCache: false } },
   { env: { REQUEST_LOG: 'off' }, expect: { requestLog: false, requestLogDays: 7 } },
   { env: { REQUEST_LOG: 'on', REQUEST_LOG_DAYS: '1' }, expect: { requestLog: true, requestLogDays: 1 } },
   { env: { REQUEST_LOG_DAYS: '365' }, expect: { requestLogDays: 365 } },
@@ -150,6 +152,7 @@ const invalid: Array<{ env: Record<string, string>; variable: string; says: RegE
   { env: { TRUST_PROXY: '127.0.0.1,' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
   { env: { COMPRESSION: 'yes' }, variable: 'COMPRESSION', says: /one of on, off/ },
   { env: { COMPRESSION: 'OFF' }, variable: 'COMPRESSION', says: /one of on, off/ },
+  { env: { SEARCH_CACHE: 'no' }, variable: 'SEARCH_CACHE', says: /one of on, off/ },
   { env: { REQUEST_LOG: 'no' }, variable: 'REQUEST_LOG', says: /one of on, off/ },
   { env: { REQUEST_LOG_DAYS: '0' }, variable: 'REQUEST_LOG_DAYS', says: /whole number from 1 to 365/ },
   { env: { REQUEST_LOG_DAYS: '366' }, variable: 'REQUEST_LOG_DAYS', says: /whole number from 1 to 365/ },

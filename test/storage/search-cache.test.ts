@@ -16,8 +16,8 @@ function setUp(most?: number) {
   const clock = { now: 0 };
   const cache = new SearchCache(
     (tenantId) => stamps.get(tenantId) ?? '0',
-    () => clock.now,
     most,
+    () => clock.now,
   );
   let reads = 0;
   const read = (rows: string[]) => async (): Promise<JsonPage> => {
@@ -125,4 +125,14 @@ test('the hits of a kept search across resources are frozen: every request that 
   assert.throws(() => {
     (item as Record<string, string>).name = 'Max';
   }, TypeError);
+});
+
+test('with nothing to keep (SEARCH_CACHE=off) every search is read, and no stamp', async () => {
+  let stamps = 0;
+  const cache = new SearchCache(() => String((stamps += 1)), 0);
+  let reads = 0;
+  const read = async (): Promise<JsonPage> => ({ items: [`{"n":${(reads += 1)}}`], hasMore: false });
+  await cache.page(dogs, tenant, query('rex'), ['name'], read);
+  await cache.page(dogs, tenant, query('rex'), ['name'], read);
+  assert.deepEqual([reads, stamps, cache.hits, cache.misses], [2, 0, 0, 0]);
 });

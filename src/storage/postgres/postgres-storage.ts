@@ -112,13 +112,18 @@ export class PostgresStorage implements Storage {
   /** The postings counts of multi-word searches, kept by this node (postings-cache.ts). */
   readonly postingsCache = new PostingsCache();
   /** The search answers this node keeps under their tenant's write stamp (search-cache.ts). */
-  readonly searchCache = new SearchCache(async (tenantId) =>
-    String((await this.db.read<[string]>(COUNT_SQL.stamp, [tenantId]))[0]![0]),
-  );
+  readonly searchCache: SearchCache;
 
-  /** A pool of up to `poolSize` connections on `databaseUrl` (postgres://…); none is opened before the first query. */
-  constructor(databaseUrl: string, poolSize?: number) {
+  /**
+   * A pool of up to `poolSize` connections on `databaseUrl` (postgres://…), none opened before the first query; up to
+   * `keptSearches` characters of search answers kept (search-cache.ts; 0: none).
+   */
+  constructor(databaseUrl: string, poolSize?: number, keptSearches?: number) {
     this.db = new Connection(databaseUrl, { poolSize });
+    this.searchCache = new SearchCache(
+      async (tenantId) => String((await this.db.read<[string]>(COUNT_SQL.stamp, [tenantId]))[0]![0]),
+      keptSearches,
+    );
     this.auth = new PostgresAuthStore(this.db);
     this.requestLog = new PostgresRequestLog(this.db);
     this.sessions = new PostgresSessionStore(this.db);

@@ -69,20 +69,17 @@ export class SqliteStorage implements Storage {
   /** Ranked search through the search index (SPEC §5). */
   private readonly ranked: SqliteSearch;
   /** The search answers kept under their tenant's write stamp (search-cache.ts). */
-  readonly searchCache = new SearchCache((tenantId) => {
-    try {
-      return String(this.statements.pluck(STAMP).get(tenantId));
-    } catch (error) {
-      throw this.statements.failure(error);
-    }
-  });
+  readonly searchCache: SearchCache;
   readonly auth: SqliteAuthStore;
   readonly requestLog: SqliteRequestLog;
   readonly sessions: SqliteSessionStore;
   readonly grants: SqliteGrantStore;
 
-  /** Opens (creating if needed) `<dataDir>/registry.sqlite`, or an in-memory database for ':memory:'. */
-  constructor(dataDir: string | ':memory:') {
+  /**
+   * Opens (creating if needed) `<dataDir>/registry.sqlite`, or an in-memory database for ':memory:'; keeps up to
+   * `keptSearches` characters of search answers (search-cache.ts; 0: none).
+   */
+  constructor(dataDir: string | ':memory:', keptSearches?: number) {
     let file = ':memory:';
     if (dataDir !== ':memory:') {
       try {
@@ -110,6 +107,13 @@ export class SqliteStorage implements Storage {
     this.writes = new GroupCommit(this.db);
     this.plans = new SqliteWrites(this.statements);
     this.ranked = new SqliteSearch(this.statements, this.plans);
+    this.searchCache = new SearchCache((tenantId) => {
+      try {
+        return String(this.statements.pluck(STAMP).get(tenantId));
+      } catch (error) {
+        throw this.statements.failure(error);
+      }
+    }, keptSearches);
     this.auth = new SqliteAuthStore(this.statements, this.writes);
     this.requestLog = new SqliteRequestLog(this.statements, this.writes);
     this.sessions = new SqliteSessionStore(this.statements, this.writes);
