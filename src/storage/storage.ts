@@ -113,6 +113,8 @@ export interface Storage {
   readonly grants: GrantStore;
   /** Statements run so far: instrumentation (tests check that nested loading is batched). */
   readonly queryCount: number;
+  /** How many searches the node's kept answers served, and how many it read (search-cache.ts; /metrics). */
+  readonly searchCache: { readonly hits: number; readonly misses: number };
   /** Creates or upgrades the schema; safe to run on every start. */
   migrate(): Promise<void>;
   /** Resolves when the database answers; rejects otherwise. */

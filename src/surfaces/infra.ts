@@ -1,7 +1,7 @@
 // The infrastructure surface, outside the API: `/`, liveness, readiness (the database answers) and Prometheus metrics.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import { routeEveryMethod } from '../http/route-every-method.js';
@@ -56,6 +56,17 @@ export async function infraSurface(app: FastifyInstance, { config, storage }: In
   });
 
   const requestMetrics = app.requestMetrics;
+  new Counter({
+    name: 'search_answers_total',
+    help: 'Searches of a tenant (q, /search) answered, by where from: kept (the node kept the answer under the same write stamp) or read (from the search index).',
+    labelNames: ['from'] as const,
+    registers: [requestMetrics],
+    collect() {
+      this.reset();
+      this.inc({ from: 'kept' }, storage.searchCache.hits);
+      this.inc({ from: 'read' }, storage.searchCache.misses);
+    },
+  });
   const allowed = metricsAccess(config.metricsToken);
   infraRoute(app, '/metrics', async (reply) => {
     allowed(reply.request);

@@ -1,4 +1,5 @@
-// /metrics: its token (METRICS_TOKEN), and what it counts: requests by operation, version and status, tokens, signups.
+// /metrics: its token (METRICS_TOKEN), and what it counts: requests by operation, version and status, tokens, signups,
+// searches by where their answers came from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, createItem, type TestApp } from '../helper.js';
@@ -117,4 +118,16 @@ test('oauth_tokens_issued_total and portal_signups_total count tokens issued and
   const wrong = { ...form, client_secret: 'not-the-secret' };
   assert.equal((await api.request({ method: 'POST', url: '/oauth2/token', token: null, form: wrong })).statusCode, 401);
   assert.equal(await sample(api, 'oauth_tokens_issued_total{grant="client_credentials"}'), 1);
+});
+
+test('search_answers_total counts the searches answered from kept answers and those read from the index', async (t) => {
+  const api = await build(t);
+  await createItem(api, 'dogs', { name: 'Rex' });
+  for (const url of ['/v2/dogs?q=rex', '/v2/dogs?q=rex', '/v2/search?q=rex', '/v2/search?q=rex', '/v2/dogs?q=rex'])
+    assert.equal((await api.request({ url })).statusCode, 200);
+  assert.equal(await sample(api, 'search_answers_total{from="kept"}'), 3);
+  assert.equal(await sample(api, 'search_answers_total{from="read"}'), 2);
+  await createItem(api, 'dogs', { name: 'Rexy' });
+  assert.equal((await api.request({ url: '/v2/dogs?q=rex' })).statusCode, 200);
+  assert.equal(await sample(api, 'search_answers_total{from="read"}'), 3, 'a write since: read again');
 });
