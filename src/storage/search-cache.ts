@@ -29,18 +29,21 @@ const MOST_CHARACTERS = 4 * 1024 * 1024;
 export type ReadStamp = (tenantId: string) => Promise<string> | string;
 
 type SearchAnswer = { hits: SearchHit[]; hasMore: boolean };
+type Answer = JsonPage | SearchAnswer;
 
 interface Kept {
   readonly stamp: string;
   readonly at: number;
   readonly size: number;
-  readonly answer: JsonPage | SearchAnswer;
+  readonly answer: Answer;
 }
 
 export class SearchCache {
   private readonly kept = new Map<string, Kept>();
+  /** The searches being read, by name, with the stamp read before each. */
+  private readonly reading = new Map<string, { readonly stamp: string; readonly answer: Promise<Answer> }>();
   private characters = 0;
-  /** Searches answered from a kept answer, and those read from the index (tests). */
+  /** Searches answered from a kept answer (or one being read), and those read from the index (/metrics). */
   hits = 0;
   misses = 0;
 
@@ -74,7 +77,7 @@ export class SearchCache {
     return this.through(scope, name, read, hitsSize);
   }
 
-  private async through<T extends JsonPage | SearchAnswer>(
+  private async through<T extends Answer>(
     scope: TenantScope,
     key: string,
     read: () => Promise<T>,
@@ -91,10 +94,23 @@ export class SearchCache {
       this.hits += 1;
       return kept.answer as T;
     }
+    // The same search read under the same stamp by a request before: its answer is this one's too (a hot text after a
+    // write is read once, not once per request waiting for it).
+    const reading = this.reading.get(name);
+    if (reading !== undefined && reading.stamp === stamp) {
+      this.hits += 1;
+      return reading.answer as Promise<T>;
+    }
     this.misses += 1;
-    const answer = await read();
-    this.keep(name, { stamp, at: this.now(), size: sizeOf(answer), answer });
-    return answer;
+    const mine = { stamp, answer: read() };
+    this.reading.set(name, mine);
+    try {
+      const answer = await mine.answer;
+      this.keep(name, { stamp, at: this.now(), size: sizeOf(answer), answer });
+      return answer;
+    } finally {
+      if (this.reading.get(name) === mine) this.reading.delete(name);
+    }
   }
 
   private keep(name: string, entry: Kept): void {

@@ -136,3 +136,29 @@ test('with nothing to keep (SEARCH_CACHE=off) every search is read, and no stamp
   await cache.page(dogs, tenant, query('rex'), ['name'], read);
   assert.deepEqual([reads, stamps, cache.hits, cache.misses], [2, 0, 0, 0]);
 });
+
+test('searches made at once under one stamp share one read; under another stamp, not', async () => {
+  const { cache, stamps, read, reads } = setUp();
+  const [first, second] = await Promise.all([
+    cache.page(dogs, tenant, query('rex'), ['name'], read(['{"name":"Rex"}'])),
+    cache.page(dogs, tenant, query('rex'), ['name'], read(['{"name":"other"}'])),
+  ]);
+  assert.equal(second, first);
+  assert.equal(reads(), 1);
+  stamps.set(tenant.tenantId, '1');
+  const reading = cache.page(dogs, tenant, query('rex'), ['name'], read(['{"name":"Rex"}']));
+  await Promise.resolve();
+  stamps.set(tenant.tenantId, '2');
+  const later = await cache.page(dogs, tenant, query('rex'), ['name'], read(['{"name":"Rexy"}']));
+  assert.deepEqual(later.items, ['{"name":"Rexy"}'], 'a write after the first read began: read again');
+  assert.deepEqual((await reading).items, ['{"name":"Rex"}']);
+  assert.equal(reads(), 3);
+});
+
+test('a read that fails keeps nothing: the next search reads again', async () => {
+  const { cache, read, reads } = setUp();
+  const failing = () => Promise.reject(new Error('database gone'));
+  await assert.rejects(cache.page(dogs, tenant, query('rex'), ['name'], failing), /database gone/);
+  await cache.page(dogs, tenant, query('rex'), ['name'], read([]));
+  assert.equal(reads(), 1);
+});
