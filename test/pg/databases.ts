@@ -68,3 +68,17 @@ export async function postgresStorageFor(t: TestContext): Promise<PostgresStorag
   });
   return storage;
 }
+
+/** Two nodes (storages) on one empty database, migrated by the first; closed, and the database dropped, when the test ends. */
+export async function twoNodesFor(t: TestContext): Promise<[PostgresStorage, PostgresStorage]> {
+  const database = await createDatabase();
+  const first = new PostgresStorage(database.url);
+  const second = new PostgresStorage(database.url);
+  t.after(async () => {
+    await first.close();
+    await second.close();
+    await database.drop();
+  });
+  await first.migrate();
+  return [first, second];
+}

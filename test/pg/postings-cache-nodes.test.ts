@@ -1,32 +1,18 @@
 // A node keeps the postings counts of multi-word searches (postings-cache.ts): it sends one statement instead of two,
 // and what another node wrote since is found at once.
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dogs } from '../../src/resources/dogs.js';
-import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
+import type { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import { searchText, tierStreams, wordKeysOf } from '../../src/storage/search-keys.js';
 import type { ListQuery, TenantScope } from '../../src/storage/storage.js';
-import { createDatabase, skipWithoutPostgres as skip } from './databases.js';
+import { skipWithoutPostgres as skip, twoNodesFor } from './databases.js';
 
 const scope: TenantScope = { kind: 'tenant', tenantId: 'tenant-a' };
 const other: TenantScope = { kind: 'tenant', tenantId: 'tenant-b' };
 
 function query(q: string): ListQuery {
   return { q, filters: [], limit: 10, offset: 0 };
-}
-
-/** Two nodes on one empty database, closed and dropped when the test ends. */
-async function twoNodes(t: TestContext): Promise<[PostgresStorage, PostgresStorage]> {
-  const database = await createDatabase();
-  const first = new PostgresStorage(database.url);
-  const second = new PostgresStorage(database.url);
-  t.after(async () => {
-    await first.close();
-    await second.close();
-    await database.drop();
-  });
-  await first.migrate();
-  return [first, second];
 }
 
 /** The names a node's page of `q` holds, and how many statements it sent for it. */
@@ -37,7 +23,7 @@ async function searched(node: PostgresStorage, q: string, within = scope): Promi
 }
 
 test('a repeated two-word search counts no postings again: one statement, the same page', { skip }, async (t) => {
-  const [node] = await twoNodes(t);
+  const [node] = await twoNodesFor(t);
   await node.create(dogs, scope, { name: 'Rex', location: 'Oslo' });
   await node.create(dogs, scope, { name: 'Rex', location: 'Bergen' });
   await node.create(dogs, scope, { name: 'Bella', location: 'Oslo' });
@@ -51,7 +37,7 @@ test('a repeated two-word search counts no postings again: one statement, the sa
 });
 
 test('of two words past the count, the one whose first postings spread thinnest leads', { skip }, async (t) => {
-  const [node] = await twoNodes(t);
+  const [node] = await twoNodesFor(t);
   // 160 dogs in Oslo, every fourth named Rex (40), the rest Max: both words pass the count's bound of 30.
   for (let n = 1; n <= 160; n += 1)
     await node.create(dogs, scope, { name: n % 4 === 0 ? 'Rex' : 'Max', location: 'Oslo' });
@@ -84,7 +70,7 @@ test('of two words past the count, the one whose first postings spread thinnest 
 });
 
 test('a word another node wrote since the counts were kept is found at once', { skip }, async (t) => {
-  const [first, second] = await twoNodes(t);
+  const [first, second] = await twoNodesFor(t);
   await first.create(dogs, scope, { name: 'Rex', location: 'Oslo' });
   // No dog's value holds "bergen": its keys are kept as having no postings, and no tier is read, only the postings.
   assert.deepEqual(await searched(first, 'rex bergen'), [[], 1]);
@@ -112,7 +98,7 @@ test('a word another node wrote since the counts were kept is found at once', { 
 });
 
 test('an item another node removed or renamed leaves the kept counts behind, not the page', { skip }, async (t) => {
-  const [first, second] = await twoNodes(t);
+  const [first, second] = await twoNodesFor(t);
   const rex = await first.create(dogs, scope, { name: 'Rex', location: 'Oslo' });
   const max = await first.create(dogs, scope, { name: 'Max', location: 'Oslo' });
   assert.deepEqual((await searched(first, 'rex oslo'))[0], ['Rex']);

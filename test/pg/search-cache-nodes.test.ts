@@ -1,28 +1,15 @@
 // Two nodes on one PostgreSQL: a write on one shows in the other's next search of a text it keeps the answer of, since
 // the answer is kept under the tenant's write stamp, which the write moves in the database (storage/search-cache.ts).
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dogs } from '../../src/resources/dogs.js';
 import { resources } from '../../src/resources/index.js';
-import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
+import type { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import type { ListQuery, TenantScope } from '../../src/storage/storage.js';
-import { createDatabase, skipWithoutPostgres as skip } from './databases.js';
+import { skipWithoutPostgres as skip, twoNodesFor } from './databases.js';
 
 const scope: TenantScope = { kind: 'tenant', tenantId: 'tenant-a' };
 const query: ListQuery = { q: 'rex', filters: [], limit: 10, offset: 0 };
-
-async function twoNodes(t: TestContext): Promise<[PostgresStorage, PostgresStorage]> {
-  const database = await createDatabase();
-  const first = new PostgresStorage(database.url);
-  const second = new PostgresStorage(database.url);
-  t.after(async () => {
-    await first.close();
-    await second.close();
-    await database.drop();
-  });
-  await first.migrate();
-  return [first, second];
-}
 
 /** The names of a node's page of `rex`, as JSON texts of the name. */
 async function page(node: PostgresStorage): Promise<string[]> {
@@ -35,7 +22,7 @@ async function searched(node: PostgresStorage): Promise<string[]> {
 }
 
 test("a write on one node shows in the other node's next search, each kind of write", { skip }, async (t) => {
-  const [first, second] = await twoNodes(t);
+  const [first, second] = await twoNodesFor(t);
   const rex = await second.create(dogs, scope, { name: 'Rex' });
   assert.deepEqual(await page(first), ['{"name":"Rex"}']);
   assert.deepEqual(await searched(first), ['Rex']);
@@ -56,7 +43,7 @@ test("a write on one node shows in the other node's next search, each kind of wr
 });
 
 test('a create committed while a search reads is never served as kept under the newer stamp', { skip }, async (t) => {
-  const [first, second] = await twoNodes(t);
+  const [first, second] = await twoNodesFor(t);
   await second.create(dogs, scope, { name: 'Rex' });
   // Creates on the other node race the first node's searches: each search either sees a create or reads again after
   // it, so that once they all settle, the next search has every dog.
