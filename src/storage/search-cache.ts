@@ -28,6 +28,32 @@ const MOST_CHARACTERS = 4 * 1024 * 1024;
 /** Reads a tenant's write stamp: the database's sum of its writes, as text (PostgreSQL's numeric comes so). */
 export type ReadStamp = (tenantId: string) => Promise<string> | string;
 
+/**
+ * `read` shared by the searches of one tenant whose stamp reads would leave in one batch (postgres/read-batch.ts): one
+ * stamp statement for them all. `gathering` is the batch being gathered, another object once it has left; a read is
+ * shared only while it has not left, so every search's stamp is read after the search arrived, and a client that got
+ * its write's answer always finds the write in its next search.
+ */
+export function readOncePerBatch(read: (tenantId: string) => Promise<string>, gathering: () => object): ReadStamp {
+  let batch: object | undefined;
+  let reads = new Map<string, Promise<string>>();
+  return (tenantId) => {
+    const now = gathering();
+    if (now !== batch) {
+      batch = now;
+      reads = new Map();
+    }
+    let stamp = reads.get(tenantId);
+    if (stamp === undefined) {
+      stamp = read(tenantId);
+      reads.set(tenantId, stamp);
+      // read() may have started the batch it joins.
+      batch = gathering();
+    }
+    return stamp;
+  };
+}
+
 type SearchAnswer = { hits: SearchHit[]; hasMore: boolean };
 type Answer = JsonPage | SearchAnswer;
 
@@ -73,7 +99,7 @@ export class SearchCache {
   /** A search of several resources (Storage.search), kept for its tenant; `read` reads it from the index. */
   search(scope: TenantScope, query: SearchQuery, read: () => Promise<SearchAnswer>): Promise<SearchAnswer> {
     const types = query.types.map((def) => def.name).join(',');
-    const name = `/search\n${types}\n${query.q}\n${query.offset}\n${query.limit}`;
+    const name = `/search\n${types}\n${JSON.stringify(query.q)}\n${query.offset}\n${query.limit}`;
     return this.through(scope, name, read, hitsSize);
   }
 
@@ -130,10 +156,13 @@ export class SearchCache {
   }
 }
 
-/** The criteria of a ranked page as text: the search text, the filters and the parent, each unambiguous. */
+/**
+ * The criteria of a ranked page as text: the search text (quoted, so that a text holding new lines reads as no other
+ * search), the filters and the parent.
+ */
 function criteriaName({ q, filters, related }: Criteria): string {
   const parent = related === undefined ? '' : `${JSON.stringify(related.association)}=${related.parentId}`;
-  return `${q}\n${filters.map(filterName).join('&')}\n${parent}`;
+  return `${JSON.stringify(q)}\n${filters.map(filterName).join('&')}\n${parent}`;
 }
 
 const filterName = (filter: Filter): string => `${filter.field}=${JSON.stringify(filter.values)}`;

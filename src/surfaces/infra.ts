@@ -58,7 +58,7 @@ export async function infraSurface(app: FastifyInstance, { config, storage }: In
   const requestMetrics = app.requestMetrics;
   new Counter({
     name: 'search_answers_total',
-    help: 'Searches of a tenant (q, /search) answered, by where from: kept (the node kept the answer under the same write stamp) or read (from the search index).',
+    help: 'Searches of a tenant (q, /search) answered, by where from: kept (an answer the node kept, or was reading, under the same write stamp) or read (from the search index).',
     labelNames: ['from'] as const,
     registers: [requestMetrics],
     collect() {

@@ -56,3 +56,25 @@ test('a create committed while a search reads is never served as kept under the 
   assert.equal((await all()).items.length, 21);
   assert.equal(first.searchCache.hits, hits + 1);
 });
+
+test('searches of one tenant made in one turn read its stamp once, in one statement', { skip }, async (t) => {
+  const [node] = await twoNodesFor(t);
+  await node.create(dogs, scope, { name: 'Rex' });
+  await node.create(dogs, scope, { name: 'Max' });
+  const texts = ['rex', 'max', 're', 'ma'];
+  const pages = () => Promise.all(texts.map((q) => node.listJson(dogs, scope, { ...query, q }, ['name'])));
+  await pages();
+  const { batcher } = (node as unknown as { db: { batcher: { batches: number } } }).db;
+  const [statements, batches] = [node.queryCount, batcher.batches];
+  const kept = await pages();
+  assert.equal(node.queryCount - statements, 1, 'one statement for the four kept pages');
+  assert.equal(batcher.batches - batches, 0, 'and one stamp read in it, not a batch of four');
+  assert.deepEqual(
+    kept.map((page) => page.items),
+    [['{"name":"Rex"}'], ['{"name":"Max"}'], ['{"name":"Rex"}'], ['{"name":"Max"}']],
+  );
+  // A write, then the same searches: the stamp is read again (after the write's answer), and the pages see it.
+  await node.create(dogs, scope, { name: 'Rexy' });
+  const after = await pages();
+  assert.deepEqual(after[0]!.items, ['{"name":"Rex"}', '{"name":"Rexy"}']);
+});

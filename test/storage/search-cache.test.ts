@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dogs } from '../../src/resources/dogs.js';
 import { owners } from '../../src/resources/owners.js';
-import { SearchCache } from '../../src/storage/search-cache.js';
+import { readOncePerBatch, SearchCache } from '../../src/storage/search-cache.js';
 import { PUBLIC_SCOPE, type JsonPage, type ListQuery, type TenantScope } from '../../src/storage/storage.js';
 
 const tenant: TenantScope = { kind: 'tenant', tenantId: 'tenant-a' };
@@ -51,6 +51,8 @@ test('every part of a search names its own answer: tenant, resource, text, filte
     [dogs, other, query('rex'), ['name'], read([])],
     [owners, tenant, query('rex'), ['name'], read([])],
     [dogs, tenant, query('rexy'), ['name'], read([])],
+    // A text with new lines and a filter's text in it is still its own search.
+    [dogs, tenant, query('rex\nfurColor=["brown"]'), ['name'], read([])],
     [dogs, tenant, query('rex', 10), ['name'], read([])],
     [dogs, tenant, { ...query('rex'), limit: 5 }, ['name'], read([])],
     [dogs, tenant, query('rex'), ['name', 'id'], read([])],
@@ -161,4 +163,23 @@ test('a read that fails keeps nothing: the next search reads again', async () =>
   await assert.rejects(cache.page(dogs, tenant, query('rex'), ['name'], failing), /database gone/);
   await cache.page(dogs, tenant, query('rex'), ['name'], read([]));
   assert.equal(reads(), 1);
+});
+
+test('a tenant’s stamp read is shared only while it waits to leave with its batch', async () => {
+  let batch = {};
+  const sent: string[] = [];
+  const read = readOncePerBatch(
+    async (tenantId) => {
+      sent.push(tenantId);
+      return String(sent.length);
+    },
+    () => batch,
+  );
+  const first = read('tenant-a');
+  assert.equal(read('tenant-a'), first, 'the same batch: one read');
+  assert.notEqual(read('tenant-b'), first, 'another tenant: its own read');
+  batch = {};
+  const later = read('tenant-a');
+  assert.notEqual(later, first, 'the batch left: a search arriving now reads again');
+  assert.deepEqual(sent, ['tenant-a', 'tenant-b', 'tenant-a']);
 });

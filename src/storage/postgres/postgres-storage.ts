@@ -33,7 +33,7 @@ import type {
 } from '../storage.js';
 import { Connection } from './connection.js';
 import { PostingsCache } from './postings-cache.js';
-import { SearchCache } from '../search-cache.js';
+import { readOncePerBatch, SearchCache } from '../search-cache.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
 import { PostgresRequestLog } from './postgres-request-log.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
@@ -121,7 +121,10 @@ export class PostgresStorage implements Storage {
   constructor(databaseUrl: string, poolSize?: number, keptSearches?: number) {
     this.db = new Connection(databaseUrl, { poolSize });
     this.searchCache = new SearchCache(
-      async (tenantId) => String((await this.db.read<[string]>(COUNT_SQL.stamp, [tenantId]))[0]![0]),
+      readOncePerBatch(
+        async (tenantId) => String((await this.db.read<[string]>(COUNT_SQL.stamp, [tenantId]))[0]![0]),
+        () => this.db.batcher.gathering,
+      ),
       keptSearches,
     );
     this.auth = new PostgresAuthStore(this.db);

@@ -133,6 +133,14 @@ export class ReadBatcher {
     });
   }
 
+  /**
+   * The reads waiting to leave together: another object once they have left. A read made while it is the same object
+   * leaves with them (search-cache.ts shares a stamp read only so long).
+   */
+  get gathering(): object {
+    return this.waiting;
+  }
+
   /** Settles once every text being learnt is learnt (tests: the next batch of such a text is sent batched). */
   async learnt(): Promise<void> {
     await Promise.all([...this.shapes.values()].filter((shape) => shape instanceof Promise));
