@@ -91,13 +91,14 @@ export class SearchCache {
     fields: readonly string[],
     read: () => Promise<JsonPage>,
   ): Promise<JsonPage> {
-    if (scope.kind !== 'tenant') return read();
+    if (scope.kind !== 'tenant' || this.most === 0) return read();
     const name = `${def.name}\n${criteriaName(query)}\n${query.offset}\n${query.limit}\n${fields.join(',')}`;
     return this.through(scope, name, read, pageSize);
   }
 
   /** A search of several resources (Storage.search), kept for its tenant; `read` reads it from the index. */
   search(scope: TenantScope, query: SearchQuery, read: () => Promise<SearchAnswer>): Promise<SearchAnswer> {
+    if (this.most === 0) return read();
     const types = query.types.map((def) => def.name).join(',');
     const name = `/search\n${types}\n${JSON.stringify(query.q)}\n${query.offset}\n${query.limit}`;
     return this.through(scope, name, read, hitsSize);
@@ -109,7 +110,6 @@ export class SearchCache {
     read: () => Promise<T>,
     sizeOf: (answer: T) => number,
   ): Promise<T> {
-    if (this.most === 0) return read();
     const name = `${scope.tenantId}\n${key}`;
     const stamp = await this.readStamp(scope.tenantId);
     const kept = this.kept.get(name);
