@@ -11,13 +11,18 @@ import type { Criteria, Scope, TenantScope } from './storage.js';
  * PostgreSQL, so that concurrent creates of one tenant on other connections do not queue on one row's lock until
  * each commits. A slot may go below zero (a delete counts on its own connection's slot); the sum is the count.
  */
+/** What an add does to a slot's row that exists: its count moves by the new row's `n`, its writes by one. */
+const ADDED = 'ON CONFLICT (tenant_id, resource, slot) DO UPDATE SET n = c.n + excluded.n, writes = c.writes + 1';
+
 export const COUNT_SQL = {
   /**
    * Adds $3 (1, 0 or −1) to the count of resource $2 for tenant $1 and one to its writes (a new row starts at one), in
    * the write's transaction.
    */
   add: `INSERT INTO resource_counts AS c (tenant_id, resource, n) VALUES ($1, $2, $3)
-  ON CONFLICT (tenant_id, resource, slot) DO UPDATE SET n = c.n + excluded.n, writes = c.writes + 1`,
+  ${ADDED}`,
+  /** The ON CONFLICT clause of `add`, for a statement that inserts its rows from a SELECT (`c` the table's alias). */
+  added: ADDED,
   read: 'SELECT coalesce(sum(n), 0) FROM resource_counts WHERE tenant_id = $1 AND resource = $2',
   /**
    * Tenant $1's write stamp: its writes of every resource, summed. Each slot's writes only grow, so the sum

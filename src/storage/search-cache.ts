@@ -47,8 +47,6 @@ export function readOncePerBatch(read: (tenantId: string) => Promise<string>, ga
     if (stamp === undefined) {
       stamp = read(tenantId);
       reads.set(tenantId, stamp);
-      // read() may have started the batch it joins.
-      batch = gathering();
     }
     return stamp;
   };

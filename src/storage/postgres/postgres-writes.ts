@@ -59,7 +59,7 @@ const insertCountedBatch = perDefinition((def: ResourceDef): string => {
       CROSS JOIN unnest(r.keys::text[]) AS k(key)),
     counted AS (INSERT INTO resource_counts AS c (tenant_id, resource, n)
       SELECT tenant, '${def.name}', count(*) FROM input GROUP BY tenant ORDER BY tenant
-      ON CONFLICT (tenant_id, resource, slot) DO UPDATE SET n = c.n + excluded.n, writes = c.writes + 1)
+      ${COUNT_SQL.added})
     SELECT 1`;
 });
 
