@@ -150,6 +150,76 @@ test('pruning by age deletes older rows and the old start of the row across the 
   assert.deepEqual(await requestIds(node!), newest(7, 12));
 });
 
+test(
+  'a flush goes in by COPY: ids beyond ASCII, long paths and messages come back byte for byte',
+  { skip },
+  async (t) => {
+    const {
+      nodes: [node],
+      rows,
+    } = await open(t);
+    const odd = { tenantId: 'tenant-ü', clientId: 'app-日本' };
+    const entries = [
+      entry('x0', { ...odd, path: `/v2/dogs?q=${'ä'.repeat(5000)}`, time: NOW }),
+      entry('x1', { ...odd, status: 404, code: 1004, message: 'No dog "ø".', durationMs: 2.25, time: NOW + 1 }),
+      entry('y0', { clientId: 'app-2', time: NOW + 2, status: 503 }),
+    ];
+    await node!.requestLog.insertBatch(batchOf(entries));
+    const stored = await rows();
+    assert.deepEqual(
+      stored.map((row) => [row.client_id, row.count, Number(row.first_time), Number(row.last_time)]),
+      [
+        ['app-2', 1, NOW + 2, NOW + 2],
+        ['app-日本', 2, NOW, NOW + 1],
+      ],
+    );
+    assert.deepEqual(Object.values(stored[0]!).slice(5), [0, 0, 0, 1]);
+    assert.deepEqual(Object.values(stored[1]!).slice(5), [1, 0, 1, 0]);
+    for (const row of stored) assert.equal(Number(row.first_seq) % SEQS_PER_ROW, 0);
+    const listed = await node!.requestLog.list(tenantScope('tenant-ü'), { clientId: 'app-日本', limit: 10 });
+    assert.deepEqual(
+      listed.entries.map(({ seq: _, ...rest }) => rest),
+      [entries[1], entries[0]],
+    );
+    const usage = await node!.requestLog.usage(tenantScope('tenant-ü'), 'app-日本', 3_600_000, NOW - 3_600_000);
+    assert.deepEqual(
+      usage.map((count) => [count.start, count.statusClass, count.count]),
+      [
+        [Date.UTC(2026, 10, 25, 12), 2, 1],
+        [Date.UTC(2026, 10, 25, 12), 4, 1],
+      ],
+    );
+  },
+);
+
+test(
+  'a COPY the database refuses fails the flush at once, and neither its rows nor its usage are kept',
+  // A copy waiting for an answer the driver never gives would hang: the timeout makes that a failure.
+  { skip, timeout: 20_000 },
+  async (t) => {
+    const {
+      nodes: [node],
+      client,
+      rows,
+    } = await open(t);
+    // Without the default a COPY'd row has no first_seq: PostgreSQL refuses it after the data has all been sent, which
+    // the driver reports to no stream or query (connection.ts, copyIn).
+    await client`ALTER TABLE request_log ALTER COLUMN first_seq DROP DEFAULT`;
+    await assert.rejects(
+      node!.requestLog.insertBatch(batchOf([entry('lost')])),
+      /COMMIT answered ROLLBACK: the COPY failed/,
+    );
+    assert.deepEqual([...(await rows())], []);
+    assert.deepEqual([...(await client`SELECT tenant_id FROM request_usage`)], []);
+    // The connection went back to the pool in working order.
+    await client.unsafe(
+      `ALTER TABLE request_log ALTER COLUMN first_seq SET DEFAULT nextval('request_log_rows') * ${SEQS_PER_ROW}`,
+    );
+    await node!.requestLog.insertBatch(batchOf([entry('kept')]));
+    assert.deepEqual(await requestIds(node!), ['kept']);
+  },
+);
+
 test('two nodes pruning the same app at once delete each request once', { skip }, async (t) => {
   const { nodes } = await open(t, 2);
   await threeFlushes(nodes[0]!);

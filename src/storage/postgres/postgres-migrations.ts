@@ -376,4 +376,11 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     // was read under. A row written before counts as one write; a slot's writes only grow.
     sql: `ALTER TABLE resource_counts ADD COLUMN writes bigint NOT NULL DEFAULT 1;`,
   },
+  {
+    version: 15,
+    description: "a request-log row's first seq by default a new block of the sequence, for rows written by COPY",
+    // postgres-request-log.ts: a flush's rows go in by COPY, which cannot compute a column, so the block is the
+    // column's default (as PACKED_INSERT computes it). SEQS_PER_ROW is 65536.
+    sql: `ALTER TABLE request_log ALTER COLUMN first_seq SET DEFAULT nextval('request_log_rows') * 65536;`,
+  },
 ];

@@ -37,6 +37,10 @@ const COLUMNS =
 export const PACKED_INSERT = `INSERT INTO request_log (${COLUMNS})
   VALUES ($1, $2, nextval('request_log_rows') * ${SEQS_PER_ROW}, $3, $4, $5, $6, $7, $8, $9, $10)`;
 
+/** Packed rows by COPY, in its binary format (copyData); each row's seqs a new block, from first_seq's default. */
+const COPY_COLUMNS = COLUMNS.split(', ').filter((column) => column !== 'first_seq');
+const COPY_ROWS = `COPY request_log (${COPY_COLUMNS.join(', ')}) FROM STDIN (FORMAT binary)`;
+
 /**
  * A row replaced by its records after the first few (pruning): only if it is still there, so that two nodes pruning
  * the same app at once trim it once. Gives 1 when this statement trimmed it.
@@ -93,12 +97,17 @@ function compare(a: string, b: string): number {
 export class PostgresRequestLog implements RequestLogStore {
   constructor(private readonly db: Connection) {}
 
+  /**
+   * A flush's rows go in by COPY in binary: an INSERT's bytea parameter is sent as hex text, and the driver made about
+   * five copies of a flush's records on the way (the hex string and its flattening among them) which, living until
+   * the INSERT answered, brought a major collection every second or so under load (docs/performance.md).
+   */
   async insertBatch(batch: RequestLogBatch): Promise<void> {
-    const apps = batch.apps();
+    const rows = batch.apps().flatMap(rowsOf);
     const usage = usageColumns(batch.hours());
     await this.db.transaction(async (tx) => {
-      for (const app of apps) for (const row of rowsOf(app)) tx.queue(PACKED_INSERT, packedParams(row));
       tx.queue(ADD_USAGE, usage);
+      await tx.copyIn(COPY_ROWS, copyData(rows));
     });
   }
 
@@ -196,6 +205,49 @@ function rowsOf(app: PackedApp): PackedApp[] {
     rows.push(packedRow(app, app.bytes.subarray(from, offsetOf(app.bytes, done + SEQS_PER_ROW - 1))));
   }
   return rows;
+}
+
+/** COPY's binary format begins with this signature, then 32-bit flags and header extension length (both 0). */
+const COPY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+
+/**
+ * Rows in COPY's binary format (PostgreSQL's COPY, "Binary Format"): after the header, each row is its number of
+ * fields (16 bits) and each field's length (32 bits) and value in its type's binary form, big-endian, in COPY_COLUMNS'
+ * order; the end is a field count of −1. The records' bytes are copied once, into this buffer.
+ */
+function copyData(rows: readonly PackedApp[]): Buffer {
+  let size = COPY_SIGNATURE.length + 8 + 2;
+  for (const row of rows) {
+    size += 2 + 4 * COPY_COLUMNS.length + Buffer.byteLength(row.tenantId) + Buffer.byteLength(row.clientId);
+    size += 4 + 8 + 8 + 4 * row.classes.length + row.bytes.length;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = COPY_SIGNATURE.copy(out, 0);
+  at = out.writeInt32BE(0, at);
+  at = out.writeInt32BE(0, at);
+  const text = (value: string) => {
+    const length = out.write(value, at + 4);
+    at = out.writeInt32BE(length, at) + length;
+  };
+  const int4 = (value: number) => {
+    at = out.writeInt32BE(value, out.writeInt32BE(4, at));
+  };
+  const int8 = (value: number) => {
+    at = out.writeBigInt64BE(BigInt(Math.round(value)), out.writeInt32BE(8, at));
+  };
+  for (const row of rows) {
+    at = out.writeInt16BE(COPY_COLUMNS.length, at);
+    text(row.tenantId);
+    text(row.clientId);
+    int4(row.count);
+    int8(row.firstTime);
+    int8(row.lastTime);
+    for (const count of row.classes) int4(count);
+    at = out.writeInt32BE(row.bytes.length, at);
+    at += row.bytes.copy(out, at);
+  }
+  out.writeInt16BE(-1, at);
+  return out;
 }
 
 /** PACKED_INSERT's parameters: the app, then count, time range, class counts and bytes. */
