@@ -136,8 +136,10 @@ test('pruning by count keeps exactly the newest, trimming the row across the cut
   );
   // Already at its count: nothing goes.
   assert.equal(await node!.requestLog.prune(undefined, [{ tenantId: 'tenant-a', clientId: 'app-1' }], 6), 0);
-  // A cut on a row's boundary deletes whole rows.
+  // A cut on a row's boundary deletes whole rows, and reads no row's bytes: the cut and the delete, two statements.
+  const before = node!.queryCount;
   assert.equal(await node!.requestLog.prune(undefined, [{ tenantId: 'tenant-a', clientId: 'app-1' }], 4), 2);
+  assert.equal(node!.queryCount - before, 2);
   assert.deepEqual(await requestIds(node!), newest(8, 12));
 });
 
