@@ -181,6 +181,54 @@ test('a batch on a closed database fails every call as unavailable', { skip }, a
   }
 });
 
+test(
+  'concurrent look-ups of clients and of tokens are one statement each, and each gets its own',
+  { skip },
+  async (t) => {
+    const { storage, database } = await createPostgresStorage();
+    t.after(async () => {
+      await storage.close();
+      await database.drop();
+    });
+    const clients = ['app-a', 'app-b', 'app-c'];
+    for (const [n, id] of clients.entries()) {
+      const client = { id, name: `App ${n}`, secretHash: `hash-${n}`, scopes: ['dogs:read'] };
+      assert.equal(
+        await storage.auth.createAccount({
+          accountId: `acct-${n}`,
+          email: `${n}@example.com`,
+          passwordHash: 'x',
+          client,
+        }),
+        true,
+      );
+      await storage.auth.saveToken({
+        tokenHash: `token-${n}`,
+        tenantId: `acct-${n}`,
+        clientId: id,
+        scopes: ['dogs:read'],
+        issuedAt: 1,
+        expiresAt: 4_000_000_000,
+        revoked: false,
+      });
+    }
+    const ids = [...clients, 'no-such-app'];
+    const found = await together(storage, () => ids.map((id) => storage.auth.findClient(id)));
+    assert.equal(found.statements, 1);
+    assert.deepEqual(
+      found.answers.map((client) => client && [client.id, client.tenantId, client.secretHash]),
+      [['app-a', 'acct-0', 'hash-0'], ['app-b', 'acct-1', 'hash-1'], ['app-c', 'acct-2', 'hash-2'], undefined],
+    );
+    const hashes = ['token-2', 'token-0', 'no-such-token'];
+    const tokens = await together(storage, () => hashes.map((hash) => storage.auth.findToken(hash)));
+    assert.equal(tokens.statements, 1);
+    assert.deepEqual(
+      tokens.answers.map((token) => token && [token.tokenHash, token.tenantId, token.clientId]),
+      [['token-2', 'acct-2', 'app-c'], ['token-0', 'acct-0', 'app-a'], undefined],
+    );
+  },
+);
+
 test('the batched statement: arrays of the parameter types, array parameters as literals, each call numbered', () => {
   assert.deepEqual(
     batchedStatement(

@@ -46,7 +46,8 @@ export class PostgresAuthStore implements AuthStore {
   }
 
   async findClient(clientId: string): Promise<Client | undefined> {
-    const [row] = await this.db.rows<[string, string, string, string, string, ClientType, string]>(
+    // Batched with the turn's other look-ups (read-batch.ts): the token endpoint makes one per request.
+    const [row] = await this.db.read<[string, string, string, string, string, ClientType, string]>(
       'SELECT id, tenant_id, name, secret_hash, scopes, type, redirect_uris FROM clients WHERE id = $1',
       [clientId],
     );
@@ -77,7 +78,8 @@ export class PostgresAuthStore implements AuthStore {
   }
 
   async findToken(tokenHash: string): Promise<AccessToken | undefined> {
-    const [row] = await this.db.rows<TokenRow>(
+    // Batched too: after a restart every caller's first request looks its token up.
+    const [row] = await this.db.read<TokenRow>(
       'SELECT token_hash, tenant_id, client_id, scopes, issued_at, expires_at, revoked_at FROM access_tokens WHERE token_hash = $1',
       [tokenHash],
     );
