@@ -10,7 +10,7 @@ import { ReadBatcher, arrayLiteral, batchedStatement } from '../../src/storage/p
 import { StorageError } from '../../src/storage/storage-error.js';
 import { PUBLIC_SCOPE, tenantScope, type ListQuery } from '../../src/storage/storage.js';
 import { adoptableDogs } from '../../src/routes/adoptions-routes.js';
-import { createDatabase, createPostgresStorage, skipWithoutPostgres } from './databases.js';
+import { createDatabase, createPostgresStorage, postgresStorageFor, skipWithoutPostgres } from './databases.js';
 
 const skip = skipWithoutPostgres;
 const ann = tenantScope('tenant-ann');
@@ -185,11 +185,7 @@ test(
   'concurrent look-ups of clients and of tokens are one statement each, and each gets its own',
   { skip },
   async (t) => {
-    const { storage, database } = await createPostgresStorage();
-    t.after(async () => {
-      await storage.close();
-      await database.drop();
-    });
+    const storage = await postgresStorageFor(t);
     const clients = ['app-a', 'app-b', 'app-c'];
     for (const [n, id] of clients.entries()) {
       const client = { id, name: `App ${n}`, secretHash: `hash-${n}`, scopes: ['dogs:read'] };
