@@ -5,15 +5,15 @@
 import { matchRanges, matchSet, searchText } from './search-keys.js';
 import type { Criteria, Scope, TenantScope } from './storage.js';
 
+/** What an add does to a slot's row that exists: its count moves by the new row's `n`, its writes by one. */
+const ADDED = 'ON CONFLICT (tenant_id, resource, slot) DO UPDATE SET n = c.n + excluded.n, writes = c.writes + 1';
+
 /**
  * The statements, in PostgreSQL's placeholders, each `$n` once and in order (SQLite runs them with `?`). A count is
  * split into slots: the slot is the column's default, 0 on SQLite (one writer), the server process's id modulo 16 on
  * PostgreSQL, so that concurrent creates of one tenant on other connections do not queue on one row's lock until
  * each commits. A slot may go below zero (a delete counts on its own connection's slot); the sum is the count.
  */
-/** What an add does to a slot's row that exists: its count moves by the new row's `n`, its writes by one. */
-const ADDED = 'ON CONFLICT (tenant_id, resource, slot) DO UPDATE SET n = c.n + excluded.n, writes = c.writes + 1';
-
 export const COUNT_SQL = {
   /**
    * Adds $3 (1, 0 or −1) to the count of resource $2 for tenant $1 and one to its writes (a new row starts at one), in
