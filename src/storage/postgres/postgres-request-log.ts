@@ -21,10 +21,11 @@ import {
   type RequestLogBatch,
 } from '../request-log-records.js';
 import type { TenantScope } from '../storage.js';
-import type { Connection, Executor } from './connection.js';
+import type { Connection } from './connection.js';
 
 /**
- * Seqs per row: a row's records are `first_seq … first_seq + count − 1`, and `first_seq` is a multiple of this from
+ * Seqs per row: a row's records are `first_seq …` on (those kept `first_seq + hidden … first_seq + hidden + count − 1`),
+ * and `first_seq` is a multiple of this from
  * the sequence `request_log_rows` (one nextval per row, so nodes never wait for each other). A flush holds at most a
  * buffer's records (2,000); a longer run of one app is written as several rows.
  */
@@ -42,13 +43,15 @@ const COPY_COLUMNS = COLUMNS.split(', ').filter((column) => column !== 'first_se
 const COPY_ROWS = `COPY request_log (${COPY_COLUMNS.join(', ')}) FROM STDIN (FORMAT binary)`;
 
 /**
- * A row replaced by its records after the first few (pruning): only if it is still there, so that two nodes pruning
- * the same app at once trim it once. Gives 1 when this statement trimmed it.
+ * Pruning hides a row's oldest records rather than rewriting the row (a row is up to a flush of one app, about 200 KB,
+ * and its rewrite was half the request log's cost to PostgreSQL, docs/performance.md): `hidden` records at the start
+ * of `entries` are gone, and `count`, `first_time` and the class counts describe the rest. Pruning by count leaves
+ * `first_time` and the class counts as they were (an earlier time, counts that may be too high: a row is at worst read
+ * once more by pruning by age, or by a page of one status class); pruning by age, which reads the row, makes them exact.
  */
-const TRIM = `WITH gone AS (DELETE FROM request_log WHERE tenant_id = $1 AND client_id = $2 AND first_seq = $3 RETURNING 1),
-  kept AS (INSERT INTO request_log (${COLUMNS})
-    SELECT $1, $2, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM gone WHERE $5::integer > 0)
-  SELECT count(*)::integer FROM gone`;
+const HIDE = `UPDATE request_log SET hidden = $4, count = $5, first_time = $6, last_time = $7, count_2xx = $8,
+    count_3xx = $9, count_4xx = $10, count_5xx = $11
+  WHERE tenant_id = $1 AND client_id = $2 AND first_seq = $3 AND hidden = $12`;
 
 const ADD_USAGE =
   'INSERT INTO request_usage (tenant_id, client_id, hour, count_2xx, count_3xx, count_4xx, count_5xx) ' +
@@ -62,35 +65,48 @@ const USAGE =
   'SELECT hour - hour % $1 AS start, sum(count_2xx), sum(count_3xx), sum(count_4xx), sum(count_5xx) ' +
   'FROM request_usage WHERE tenant_id = $2 AND client_id = $3 AND hour >= $4 GROUP BY start ORDER BY start';
 
-/** A row as read: its key and records (Row, storedOf). */
-const ROW = 'tenant_id, client_id, first_seq, entries';
+/** A row as read: its key, hidden records and records (Row, storedOf). */
+const ROW = 'tenant_id, client_id, first_seq, hidden, entries';
 
 /**
- * An app's row where its newest `$3` requests begin: the newest row whose requests and those of every newer row make
- * at least `$3`, with how many of them are newer than it.
+ * All but an app's newest `$3` requests, in one statement: the newest row whose requests and those of every newer row
+ * make at least `$3` (the cut) with how many of its own go; the rows older than it deleted, its oldest hidden. Both
+ * only as the statement's snapshot saw them, so that of two nodes pruning the same app at once the second waits for
+ * the first and then finds nothing left to do (the deleted rows gone, the cut's `hidden` changed). Gives the number of
+ * requests that went.
  */
-const CUT = `SELECT first_seq, count, newer FROM (SELECT first_seq, count,
-    sum(count) OVER (ORDER BY first_seq DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS newer
-  FROM request_log WHERE tenant_id = $1 AND client_id = $2) r
-  WHERE coalesce(newer, 0) + count >= $3 ORDER BY first_seq DESC LIMIT 1`;
-
-/** One row of an app, whole. */
-const ONE_ROW = `SELECT ${ROW} FROM request_log WHERE tenant_id = $1 AND client_id = $2 AND first_seq = $3`;
+const PRUNE_APP = `WITH cut AS (
+    SELECT first_seq, hidden, count - ($3 - coalesce(newer, 0)) AS drop FROM (SELECT first_seq, hidden, count,
+        sum(count) OVER (ORDER BY first_seq DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS newer
+      FROM request_log WHERE tenant_id = $1 AND client_id = $2) r
+    WHERE coalesce(newer, 0) + count >= $3 ORDER BY first_seq DESC LIMIT 1),
+  gone AS (DELETE FROM request_log WHERE tenant_id = $1 AND client_id = $2
+    AND first_seq < (SELECT first_seq FROM cut) RETURNING count),
+  hid AS (UPDATE request_log r SET hidden = r.hidden + cut.drop, count = r.count - cut.drop FROM cut
+    WHERE r.tenant_id = $1 AND r.client_id = $2 AND r.first_seq = cut.first_seq AND r.hidden = cut.hidden
+      AND cut.drop > 0 RETURNING cut.drop)
+  SELECT (SELECT coalesce(sum(count), 0) FROM gone) + (SELECT coalesce(sum(drop), 0) FROM hid)`;
 
 /** Rows read per statement while a page is gathered (a row holds up to a flush of one app). */
 const ROWS_PER_READ = 8;
 
-type Row = [string, string, string, Buffer];
+type Row = [string, string, string, number, Buffer];
 
-/** A request_log row's key and records. */
+/** A request_log row's key and records, the first `hidden` of them pruned. */
 interface Stored {
   readonly caller: Caller;
   readonly firstSeq: number;
+  readonly hidden: number;
   readonly entries: Buffer;
 }
 
-function storedOf([tenantId, clientId, firstSeq, entries]: Row): Stored {
-  return { caller: { tenantId, clientId }, firstSeq: Number(firstSeq), entries };
+function storedOf([tenantId, clientId, firstSeq, hidden, entries]: Row): Stored {
+  return { caller: { tenantId, clientId }, firstSeq: Number(firstSeq), hidden, entries };
+}
+
+/** A row's requests that are not hidden, oldest first, with their seqs. */
+function requestsOf({ caller, firstSeq, hidden, entries }: Stored) {
+  return unpack(entries.subarray(offsetOf(entries, hidden)), caller, firstSeq + hidden);
 }
 
 function compare(a: string, b: string): number {
@@ -130,7 +146,7 @@ export class PostgresRequestLog implements RequestLogStore {
     const page = new NewestFirst(query);
     for (;;) {
       const rows = (await this.db.rows<Row>(sql, params)).map(storedOf);
-      for (const row of rows) if (page.add(unpack(row.entries, row.caller, row.firstSeq))) return page.page();
+      for (const row of rows) if (page.add(requestsOf(row))) return page.page();
       if (rows.length < ROWS_PER_READ) return page.page();
       params[params.length - 1] = rows.at(-1)!.firstSeq;
     }
@@ -154,8 +170,8 @@ export class PostgresRequestLog implements RequestLogStore {
   }
 
   /**
-   * Deletes the requests older than `before`: the rows wholly older, then the old start of the rows across it (within
-   * an app seq order is time order). One pass over the rows' small columns, once a minute.
+   * Deletes the requests older than `before`: the rows wholly older, then the old start of the rows across it hidden
+   * (within an app seq order is time order). One pass over the rows' small columns, once a minute.
    */
   private async pruneOlder(before: number): Promise<number> {
     const [[gone]] = await this.db.rows<[string]>(
@@ -164,43 +180,36 @@ export class PostgresRequestLog implements RequestLogStore {
     );
     let deleted = Number(gone);
     const across = await this.db.rows<Row>(`SELECT ${ROW} FROM request_log WHERE first_time < $1`, [before]);
-    for (const row of across.map(storedOf)) deleted += await this.trim(this.db, row, olderThan(row.entries, before));
+    for (const row of across.map(storedOf)) deleted += await this.hide(row, olderThan(row.entries, before));
     return deleted;
   }
 
-  /** All but an app's newest `keep` requests: the rows wholly older than its cut, and the old start of the cut's row. */
+  /** All but an app's newest `keep` requests (PRUNE_APP). */
   private async pruneApp(tenantId: string, clientId: string, keep: number): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      const [cut] = await tx.rows<[string, number, string | null]>(CUT, [tenantId, clientId, keep]);
-      if (!cut) return 0;
-      const key = [tenantId, clientId, cut[0]];
-      const drop = cut[1] - (keep - Number(cut[2] ?? 0));
-      // The cut's row is read, bytes and all, only when its start goes: a flush of 2,000 requests is a row of about
-      // 200 KB, and the rows of a busy app's full flushes are mostly cut at a row's start.
-      const [[[gone]], rows] = await Promise.all([
-        tx.rows<[string]>(
-          `WITH gone AS (DELETE FROM request_log WHERE tenant_id = $1 AND client_id = $2 AND first_seq < $3 RETURNING count)
-            SELECT coalesce(sum(count), 0) FROM gone`,
-          key,
-        ),
-        drop > 0 ? tx.rows<Row>(ONE_ROW, key) : [],
-      ]);
-      return Number(gone) + (rows[0] ? await this.trim(tx, storedOf(rows[0]), drop) : 0);
-    });
+    const [[deleted]] = await this.db.rows<[string]>(PRUNE_APP, [tenantId, clientId, keep]);
+    return Number(deleted);
   }
 
-  /** Replaces a row by its requests after the first `drop` (the records' bytes sliced, not unpacked). */
-  private async trim(db: Executor, row: Stored, drop: number): Promise<number> {
-    if (drop === 0) return 0;
-    const rest = packedRow(row.caller, row.entries.subarray(offsetOf(row.entries, drop)));
-    const [[trimmed]] = await db.rows<[number]>(TRIM, [
-      row.caller.tenantId,
-      row.caller.clientId,
+  /**
+   * Hides a row's first `older` records (or as many as it hides already, if more) and makes its count, time range and
+   * class counts those of the rest: only if no other node changed it since it was read. Gives the requests it hid.
+   */
+  private async hide(row: Stored, older: number): Promise<number> {
+    const hidden = Math.max(row.hidden, older);
+    const rest = packedRow(row.caller, row.entries.subarray(offsetOf(row.entries, hidden)));
+    const { tenantId, clientId, count, firstTime, lastTime, classes } = rest;
+    const changed = await this.db.run(HIDE, [
+      tenantId,
+      clientId,
       row.firstSeq,
-      row.firstSeq + drop,
-      ...packedParams(rest).slice(2),
+      hidden,
+      count,
+      firstTime,
+      lastTime,
+      ...classes,
+      row.hidden,
     ]);
-    return trimmed === 1 ? drop : 0;
+    return changed === 1 ? hidden - row.hidden : 0;
   }
 }
 
