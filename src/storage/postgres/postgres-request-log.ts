@@ -24,10 +24,10 @@ import type { TenantScope } from '../storage.js';
 import type { Connection } from './connection.js';
 
 /**
- * Seqs per row: a row's records are `first_seq …` on (those kept `first_seq + hidden … first_seq + hidden + count − 1`),
- * and `first_seq` is a multiple of this from
- * the sequence `request_log_rows` (one nextval per row, so nodes never wait for each other). A flush holds at most a
- * buffer's records (2,000); a longer run of one app is written as several rows.
+ * Seqs per row: a row's records are numbered from `first_seq` (those kept are `first_seq + hidden` up to
+ * `first_seq + hidden + count − 1`), and `first_seq` is a multiple of this from the sequence `request_log_rows` (one
+ * nextval per row, so nodes never wait for each other). A flush holds at most a buffer's records (2,000); a longer run
+ * of one app is written as several rows.
  */
 export const SEQS_PER_ROW = 65536;
 
