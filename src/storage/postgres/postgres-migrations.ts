@@ -386,7 +386,7 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
   {
     version: 16,
     description: "a request-log row's oldest records hidden by pruning instead of the row rewritten",
-    // postgres-request-log.ts (HIDE, PRUNE_APP): pruning by count hid the start of the row across its cut by reading
+    // postgres-request-log.ts (HIDE, PRUNE_APP): pruning by count removed the start of the row across its cut by reading
     // the row, up to 200 KB, and writing the rest back; it now counts them out in place.
     sql: `ALTER TABLE request_log ADD COLUMN hidden integer NOT NULL DEFAULT 0;`,
   },
