@@ -287,13 +287,34 @@ test(
   },
 );
 
-test('two nodes pruning the same app at once delete each request once', { skip }, async (t) => {
-  const { nodes } = await open(t, 2);
+test('two nodes pruning the same app at once delete and hide each request once', { skip }, async (t) => {
+  const { nodes, client, url } = await open(t, 2);
   await threeFlushes(nodes[0]!);
   const app = [{ tenantId: 'tenant-a', clientId: 'app-1' }];
-  const deleted = await Promise.all(nodes.map((node) => node.requestLog.prune(undefined, app, 6)));
+  // The app's rows held locked, so that both prunings take their snapshot of the same rows and then wait: the second
+  // to go on must find the first's deletions and hiding, not apply its own again.
+  const watcher = postgres(url, { max: 1, onnotice: () => {} });
+  t.after(() => watcher.end());
+  let pruned: Promise<number[]> | undefined;
+  await client.begin(async (tx) => {
+    await tx`SELECT 1 FROM request_log FOR UPDATE`;
+    pruned = Promise.all(nodes.map((node) => node.requestLog.prune(undefined, app, 6)));
+    for (let waiting = 0; waiting < 2;) {
+      const [row] = await watcher`SELECT count(*)::integer AS waiting FROM pg_stat_activity
+        WHERE wait_event_type = 'Lock' AND query LIKE 'WITH cut AS%'`;
+      waiting = row!.waiting as number;
+    }
+  });
+  const deleted = await pruned!;
   assert.equal(deleted[0]! + deleted[1]!, 6);
   assert.deepEqual(await requestIds(nodes[1]!), newest(6, 12));
+  assert.deepEqual(
+    (await client`SELECT hidden, count FROM request_log ORDER BY first_seq`).map((row) => [row.hidden, row.count]),
+    [
+      [1, 2],
+      [0, 4],
+    ],
+  );
 });
 
 test('migration 12 packs the requests kept one row each before it, in their order', { skip }, async (t) => {
