@@ -16,6 +16,8 @@ import { createDatabase, skipWithoutPostgres } from './databases.js';
 const skip = skipWithoutPostgres;
 const NOW = Date.UTC(2026, 10, 25, 12, 30);
 const scope = tenantScope('tenant-a');
+/** The app the flushes below write, as pruning by count is given it. */
+const APP = [{ tenantId: 'tenant-a', clientId: 'app-1' }];
 
 function entry(requestId: string, fields: Partial<RequestLogEntry> = {}): RequestLogEntry {
   const base = { tenantId: 'tenant-a', clientId: 'app-1', time: NOW, method: 'GET', path: '/v2/dogs', version: 2 };
@@ -126,10 +128,9 @@ test('pruning by count keeps exactly the newest, hiding the start of the row acr
     client,
   } = await open(t);
   await threeFlushes(node!);
-  const app = [{ tenantId: 'tenant-a', clientId: 'app-1' }];
   // One statement, whatever the cut: no row's bytes are read or written again.
   let before = node!.queryCount;
-  assert.equal(await node!.requestLog.prune(undefined, app, 6), 6);
+  assert.equal(await node!.requestLog.prune(undefined, APP, 6), 6);
   assert.equal(node!.queryCount - before, 1);
   assert.deepEqual(await requestIds(node!), newest(6, 12));
   // r5 is still in its row's bytes, hidden: neither a request id nor the class counts bring it back.
@@ -157,13 +158,13 @@ test('pruning by count keeps exactly the newest, hiding the start of the row acr
     ],
   );
   // Already at its count: nothing goes.
-  assert.equal(await node!.requestLog.prune(undefined, app, 6), 0);
+  assert.equal(await node!.requestLog.prune(undefined, APP, 6), 0);
   // A second cut in the same row hides more of it.
-  assert.equal(await node!.requestLog.prune(undefined, app, 5), 1);
+  assert.equal(await node!.requestLog.prune(undefined, APP, 5), 1);
   assert.deepEqual(await requestIds(node!), newest(7, 12));
   // A cut on a row's boundary deletes whole rows, hidden records and all.
   before = node!.queryCount;
-  assert.equal(await node!.requestLog.prune(undefined, app, 4), 1);
+  assert.equal(await node!.requestLog.prune(undefined, APP, 4), 1);
   assert.equal(node!.queryCount - before, 1);
   assert.deepEqual(await requestIds(node!), newest(8, 12));
   assert.deepEqual(
@@ -199,9 +200,8 @@ test(
       rows,
     } = await open(t);
     await threeFlushes(node!);
-    const app = [{ tenantId: 'tenant-a', clientId: 'app-1' }];
     // r0-r5 go by count (r5 hidden in the second row, whose first time still says NOW + 5).
-    assert.equal(await node!.requestLog.prune(undefined, app, 6), 6);
+    assert.equal(await node!.requestLog.prune(undefined, APP, 6), 6);
     // By age before NOW + 6: nothing more goes, but the row's first time becomes r6's.
     assert.equal(await node!.requestLog.prune(NOW + 6, [], 10000), 0);
     assert.deepEqual(
@@ -290,7 +290,6 @@ test(
 test('two nodes pruning the same app at once delete and hide each request once', { skip }, async (t) => {
   const { nodes, client, url } = await open(t, 2);
   await threeFlushes(nodes[0]!);
-  const app = [{ tenantId: 'tenant-a', clientId: 'app-1' }];
   // The app's rows held locked, so that both prunings take their snapshot of the same rows and then wait: the second
   // to go on must find the first's deletions and hiding, not apply its own again.
   const watcher = postgres(url, { max: 1, onnotice: () => {} });
@@ -298,7 +297,7 @@ test('two nodes pruning the same app at once delete and hide each request once',
   let pruned: Promise<number[]> | undefined;
   await client.begin(async (tx) => {
     await tx`SELECT 1 FROM request_log FOR UPDATE`;
-    pruned = Promise.all(nodes.map((node) => node.requestLog.prune(undefined, app, 6)));
+    pruned = Promise.all(nodes.map((node) => node.requestLog.prune(undefined, APP, 6)));
     for (let waiting = 0; waiting < 2;) {
       const [row] = await watcher`SELECT count(*)::integer AS waiting FROM pg_stat_activity
         WHERE wait_event_type = 'Lock' AND query LIKE 'WITH cut AS%'`;
