@@ -119,7 +119,9 @@ function serverOptions(
   return {
     logger: withRequestSerializer(options.logger ?? { level: config.logLevel }),
     rewriteUrl,
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path segment is as long as the URL lets it be (Node reads at most 16 KiB of request line and headers): the
+    // router's default of 100 characters answered a longer id with its own 400 instead of the id's 404 (or 401).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
     genReqId: requestIdOf,

@@ -19,7 +19,8 @@ const Q_TEXT =
   'Search text. Every word must match a word of a searched field, exactly or as its start, ignoring case and ' +
   'accents. ' +
   'Without sort, the best matches come first: the whole field, its start, its words, then word prefixes, the name ' +
-  'before the other fields, then creation order; such a page ends at most 1000 results deep (offset + limit).';
+  'before the other fields, then creation order; such a page ends at most 1000 results deep (offset + limit) ' +
+  'unless it starts past the last result.';
 const Q_SCHEMA = { type: 'string', minLength: 1, maxLength: MAX_Q_LENGTH };
 
 /**

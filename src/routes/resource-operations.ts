@@ -12,10 +12,11 @@ import {
   checkKnownParams,
   parseFilters,
   parseLimit,
-  checkSearchDepth,
+  MAX_SEARCH_DEPTH,
   parseOffset,
   parseQ,
   parseSort,
+  searchDepthCheck,
   single,
 } from '../query/collection.js';
 import { defaultSelection, resolveFields, type Selection } from '../query/selection.js';
@@ -64,17 +65,28 @@ export function listOperation(
       const sort = parseSort(def, query);
       const limit = parseLimit(query);
       const offset = parseOffset(query);
-      if (q !== undefined && sort === undefined) checkSearchDepth(offset, limit);
       // Parameters come before the item (SPEC §8): the parent is looked up once they are all valid.
       const related = nesting && (await parentRelation(storage, nesting, context));
       const wanted: ListQuery = { filters, q, related, sort, limit, offset };
-      const { document, hasMore, size } = await listPage(storage, def, scope, wanted, selection);
       // The count takes the same criteria; it ignores the sort and the page.
-      const counts = await pageCounts(context.exactCount, offset, size, () => storage.count(def, scope, wanted));
+      const count = () => storage.count(def, scope, wanted);
+      const ranked = q !== undefined && sort === undefined;
+      const pastEnd = ranked ? await searchDepthCheck(offset, limit, count) : undefined;
+      const { document, hasMore, size } =
+        pastEnd === undefined
+          ? await listPage(storage, def, scope, wanted, selection)
+          : { document: listDocument(def.name, def.singular, [], selection), hasMore: false, size: 0 };
+      const counts = await pageCounts(context.exactCount, offset, size, async () => pastEnd ?? count());
       return {
         status: 200,
         document,
-        headers: pagingHeaders(context.url, config.publicUrl, { limit, offset, hasMore, ...counts }),
+        headers: pagingHeaders(context.url, config.publicUrl, {
+          limit,
+          offset,
+          hasMore,
+          ...counts,
+          ...(ranked && { depth: MAX_SEARCH_DEPTH }),
+        }),
       };
     },
   };

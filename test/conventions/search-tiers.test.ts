@@ -163,28 +163,83 @@ test('a nested path searches in tiers among its own items only', async (t) => {
   assert.deepEqual(await dogNames(api, `/v2/owners/${ann.id}/dogs?q=rex&limit=1&offset=2`), ['Fido']);
 });
 
-test(`a page ranked by relevance ends at most ${MAX_SEARCH_DEPTH} deep; sort pages past it`, async (t) => {
+test(`a page ranked by relevance ends at most ${MAX_SEARCH_DEPTH} deep; one past every result is empty`, async (t) => {
   const api = await build(t);
   await create(api, 'dogs', { name: 'Rex' });
+  // Past every result a ranked page is simply empty, however deep (SPEC §3: any offset ≥ 0), its prev the last page.
   for (const url of [
     `/v2/dogs?q=rex&offset=${MAX_SEARCH_DEPTH - 9}&limit=10`,
     `/v2/search?q=rex&offset=${MAX_SEARCH_DEPTH}`,
-    `/v2/owners/AAAAAAAAAAAAAAAAAAAAAA/dogs/search?q=rex&offset=5000`,
+    '/v2/dogs?q=rex&offset=99999999999999999999',
+  ]) {
+    const response = await api.request({ url, headers: { prefer: 'count=exact' } });
+    assert.equal(response.statusCode, 200, url);
+    assert.deepEqual(response.json().dogs ?? response.json().results, [], url);
+    assert.equal(response.headers['x-total-count'], '1', url);
+    assert.match(String(response.headers.link), /\?q=rex&offset=0&limit=10>; rel="prev"/, url);
+  }
+  // A parent that does not exist is still a 404, deep or not.
+  const orphan = await api.request({ url: '/v2/owners/AAAAAAAAAAAAAAAAAAAAAA/dogs/search?q=rex&offset=5000' });
+  assert.equal(orphan.statusCode, 404);
+  for (const url of ['/v2/dogs?q=rex&sort=name&offset=5000', '/v2/dogs?offset=5000']) {
+    const response = await api.request({ url });
+    assert.equal(response.statusCode, 200, url);
+  }
+});
+
+test(`results past ${MAX_SEARCH_DEPTH} deep are refused, and the links of the pages before stop there`, async (t) => {
+  const api = await build(t);
+  const total = MAX_SEARCH_DEPTH + 5;
+  for (let made = 0; made < total; made += 100) {
+    const batch = Array.from({ length: Math.min(100, total - made) }, () => create(api, 'dogs', { name: 'Rex' }));
+    await Promise.all(batch);
+  }
+  for (const url of [
+    `/v2/dogs?q=rex&offset=${MAX_SEARCH_DEPTH - 5}&limit=10`,
+    `/v2/search?q=rex&offset=${MAX_SEARCH_DEPTH}`,
   ]) {
     const response = await api.request({ url });
     assert.equal(response.statusCode, 400, url);
     assert.equal(response.json().code, 2011, url);
-    assert.match(response.json().message, /at most 1000 deep \(offset \+ limit\)/, url);
+    assert.match(
+      response.json().message,
+      new RegExp(`at most 1000 deep \\(offset \\+ limit\\), and this search has ${total} results`),
+      url,
+    );
   }
-  for (const url of [
-    `/v2/dogs?q=rex&offset=${MAX_SEARCH_DEPTH - 10}&limit=10`,
-    `/v2/search?q=rex&offset=${MAX_SEARCH_DEPTH - 10}`,
-    '/v2/dogs?q=rex&sort=name&offset=5000',
-    '/v2/dogs?offset=5000',
-  ]) {
-    const response = await api.request({ url });
-    assert.equal(response.statusCode, 200, url);
+  const rel = (link: string, name: string): string | undefined =>
+    new RegExp(`<[^>]*\\?([^>]*)>; rel="${name}"`).exec(link)?.[1];
+  // The page that ends at the depth has no next, and its last is itself.
+  const deepest = await api.request({
+    url: `/v2/dogs?q=rex&offset=${MAX_SEARCH_DEPTH - 10}`,
+    headers: { prefer: 'count=exact' },
+  });
+  assert.equal(deepest.statusCode, 200);
+  assert.equal(deepest.json().dogs.length, 10);
+  assert.equal(deepest.headers['x-total-count'], String(total));
+  assert.equal(rel(String(deepest.headers.link), 'next'), undefined);
+  assert.equal(rel(String(deepest.headers.link), 'last'), `q=rex&offset=${MAX_SEARCH_DEPTH - 10}&limit=10`);
+  // A page before it links a next page cut short to end at the depth, and following it answers.
+  for (const path of ['dogs', 'search']) {
+    const before = await api.request({ url: `/v2/${path}?q=rex&offset=${MAX_SEARCH_DEPTH - 15}&limit=10` });
+    const next = rel(String(before.headers.link), 'next');
+    assert.equal(next, `q=rex&offset=${MAX_SEARCH_DEPTH - 5}&limit=5`, path);
+    const followed = await api.request({ url: `/v2/${path}?${next}` });
+    assert.equal(followed.statusCode, 200, path);
+    assert.equal((followed.json().dogs ?? followed.json().results).length, 5, path);
   }
+  // Past every result, prev is the page before (cut short at the depth) or, further on, the last one that can be read.
+  for (const [offset, prev] of [
+    [total + 3, `q=rex&offset=${MAX_SEARCH_DEPTH - 2}&limit=2`],
+    [total + 15, `q=rex&offset=${MAX_SEARCH_DEPTH - 10}&limit=10`],
+  ] as const) {
+    const past = await api.request({ url: `/v2/dogs?q=rex&offset=${offset}` });
+    assert.equal(past.statusCode, 200);
+    assert.equal(rel(String(past.headers.link), 'prev'), prev);
+  }
+  // Sorted, the same search pages through every match.
+  const sorted = await api.request({ url: `/v2/dogs?q=rex&sort=name&offset=${MAX_SEARCH_DEPTH}&limit=10` });
+  assert.equal(sorted.json().dogs.length, 5);
 });
 
 test('items stored before the search index get their keys when the migration that creates it runs', async (t) => {

@@ -218,3 +218,22 @@ test('a repeated query parameter is a 400 with its own code', async (t) => {
   assert.equal(response.statusCode, 400);
   assert.equal(response.json().code, 2009);
 });
+
+test('an id of any length is looked up like any other: 404 when absent, 401 before it without a token', async (t) => {
+  const api = await build(t);
+  const long = 'a'.repeat(5000);
+  for (const url of [`/v1/dogs/${long}`, `/v2/dogs/${long}.xml`, `/v1/owners/${long}/dogs`]) {
+    const absent = await api.request({ url });
+    assert.equal(absent.statusCode, 404, url);
+    assert.equal(
+      String(absent.headers['content-type']).split(';')[0],
+      url.endsWith('.xml') ? 'application/xml' : 'application/json',
+    );
+    assert.match(absent.body, /4000/, url);
+    const anonymous = await api.request({ url, token: null });
+    assert.equal(anonymous.statusCode, 401, url);
+  }
+  const dog = await createDog(api, { name: 'Rex' });
+  const found = await api.request({ url: `/v1/dogs/${dog.id}` });
+  assert.equal(found.statusCode, 200);
+});
