@@ -162,7 +162,19 @@ function registerRootHooks(app: FastifyInstance, config: Config, storage: Storag
       else done();
       return;
     }
-    if ((host.startsWith('dev.') || host.startsWith('developer.')) && host !== portalHost) {
+    if (!HOST_VALUE.test(host) || hostLines(request.raw.rawHeaders) > 1) {
+      done(
+        new ApiError(
+          'hostInvalid',
+          `The Host header must name one host, once (api.example.com or 192.0.2.1:8080), got "${host.slice(0, 100)}". ` +
+            'Send a single Host header with the host the request is for.',
+          { connection: 'close' },
+        ),
+      );
+      return;
+    }
+    const name = host.toLowerCase();
+    if ((name.startsWith('dev.') || name.startsWith('developer.')) && name !== portalHost) {
       reply.redirect(config.portalUrl, 302);
       return;
     }
@@ -188,6 +200,22 @@ function databaseBackup(storage: Storage, config: Config, log: FastifyBaseLogger
   }
   const backup = new OnlineBackup({ backup: storage.backup.bind(storage) }, path.join(config.dataDir, 'backups'), log);
   return () => backup.run();
+}
+
+/**
+ * A Host value (RFC 9112 §3.2, RFC 3986 §3.2.2): an IP literal in brackets or a registered name or IPv4 address of
+ * the characters a URI's host may hold, then an optional port; empty is allowed (a target without an authority).
+ */
+const HOST_VALUE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]*)(?::[0-9]*)?$/;
+
+/** How many Host header lines a request has: Node keeps the first of several in `headers`. */
+function hostLines(rawHeaders: readonly string[]): number {
+  let lines = 0;
+  for (let at = 0; at < rawHeaders.length; at += 2) {
+    const name = rawHeaders[at]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') lines += 1;
+  }
+  return lines;
 }
 
 function hostMissingError(): ApiError {

@@ -144,6 +144,15 @@ export const catalogue = {
       'The request line names `*` instead of a path. HTTP allows that form only for OPTIONS, to ask which methods ' +
       'the server knows. Name the resource instead: GET /v2/dogs.',
   },
+  hostInvalid: {
+    code: 1016,
+    status: 400,
+    title: 'Host header invalid',
+    explanation:
+      'The request carries more than one Host header, or one that is not a host name or address with an optional ' +
+      'port (RFC 9112 §3.2 asks a server to refuse both). Send one Host header: Host: api.example.com or ' +
+      'Host: 192.0.2.1:8080.',
+  },
   unknownParameter: {
     code: 2000,
     status: 400,

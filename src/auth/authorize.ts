@@ -91,7 +91,9 @@ async function authorize(request: FastifyRequest, reply: FastifyReply, options: 
     scopes: outcome.scopes,
     params: params as Record<string, string>,
     csrfToken: options.sessions.csrfToken(request),
-    action: `${options.config.publicUrl}/oauth2/authorize`,
+    // Relative: the decision goes back to the host the page came from, the one the session cookie belongs to (a portal
+    // with a host of its own shows this page on that host, whose cookie the API host never sees).
+    action: 'authorize',
   });
 }
 

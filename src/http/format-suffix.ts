@@ -5,9 +5,23 @@ const SUFFIX = Symbol('formatSuffix');
 
 type WithSuffix = IncomingMessage & { [SUFFIX]?: string };
 
-/** Fastify's rewriteUrl: `/v1/dogs/abc.xml?x` → `/v1/dogs/abc?x`, with `xml` kept for negotiation. */
+/** A request target in absolute form: a scheme, `://`, and an authority up to the path. */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+type WithOriginalUrl = IncomingMessage & { originalUrl?: string };
+
+/**
+ * Fastify's rewriteUrl: `/v1/dogs/abc.xml?x` → `/v1/dogs/abc?x`, with `xml` kept for negotiation. A target in absolute
+ * form (`GET http://api.example.com/v2/dogs`, which RFC 9112 §3.2.2 asks a server to accept) is taken as its path and
+ * query, also as the URL the answer's links are built from (Fastify kept the target as sent in `originalUrl`).
+ */
 export function rewriteUrl(request: IncomingMessage): string {
-  const url = request.url ?? '/';
+  let url = request.url ?? '/';
+  if (url.charCodeAt(0) !== 47 /* / */ && ABSOLUTE_FORM.test(url)) {
+    url = url.replace(ABSOLUTE_FORM, '');
+    if (url.charCodeAt(0) !== 47) url = `/${url}`;
+    (request as WithOriginalUrl).originalUrl = url;
+  }
   if (url.charCodeAt(1) !== 118 /* v */) return url;
   const queryAt = url.indexOf('?');
   const pathname = queryAt === -1 ? url : url.slice(0, queryAt);

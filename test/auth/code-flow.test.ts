@@ -24,6 +24,14 @@ test('the whole flow: consent, allow, code, token with the verifier; the token a
   assert.match(consent.body, new RegExp(`name="csrf_token" value="csrf-${flow.user.tenantId}"`));
   assert.match(consent.body, /<button type="submit" name="decision" value="allow">Allow<\/button>/);
   assert.match(consent.body, /value="deny">Deny</);
+  // The decision goes back to the page's own host and path, whatever host the portal (and its cookie) is on.
+  const action = [...consent.body.matchAll(/<form method="post" action="([^"]*)">([\s\S]*?)<\/form>/g)].find(
+    ([, , inner]) => inner!.includes('value="allow"'),
+  )?.[1];
+  for (const host of ['https://developer.example.test', 'http://api.test']) {
+    const page = new URL(authorizeUrl(flow), host);
+    assert.equal(new URL(action!, page).href, `${host}/oauth2/authorize`);
+  }
 
   const code = await codeOf(flow);
   const token = await exchange(flow, code);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { entryByCode } from '../../src/errors.js';
-import { build } from '../helper.js';
+import { build, createDog } from '../helper.js';
 
 interface RawAnswer {
   statusLine: string;
@@ -54,6 +54,9 @@ const cases: Array<{ name: string; request: string | Buffer; code: number; reque
     code: 1010,
     requestId: 'expect-1',
   },
+  { name: 'two Host headers', request: `GET /v2/dogs HTTP/1.1\r\n${HOST}Host: other.test\r\n\r\n`, code: 1016 },
+  { name: 'a Host that is not a host', request: 'GET /v2/dogs HTTP/1.1\r\nHost: x/y@z\r\n\r\n', code: 1016 },
+  { name: 'a Host with a space in it', request: 'GET /v2/dogs HTTP/1.1\r\nHost: a b\r\n\r\n', code: 1016 },
   {
     name: 'no Host in HTTP/1.1',
     request: 'GET /v2/dogs HTTP/1.1\r\nX-Request-Id: no-host-1\r\n\r\n',
@@ -149,5 +152,46 @@ test('the request target * answers OPTIONS with the methods the service knows, a
     assert.equal(body.code, 1015, method);
     assert.equal(body.more_info, `${api.config.portalUrl}/errors/1015`, method);
     assert.match(body.message, new RegExp(`Send ${method} to a path`), method);
+  }
+});
+
+test('a request target in absolute form is its path and query; the links are built from {base} all the same', async (t) => {
+  const api = await build(t);
+  await createDog(api, { name: 'Rex' });
+  await createDog(api, { name: 'Fido' });
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = api.app.server.address() as net.AddressInfo;
+  const auth = `Authorization: Bearer ${api.credentials.token}\r\n`;
+  for (const target of [
+    `http://127.0.0.1:${port}/v2/dogs.json?limit=1`,
+    `HTTP://elsewhere.example/v2/dogs.json?limit=1`,
+  ]) {
+    const answer = await sendRaw(
+      port,
+      `GET ${target} HTTP/1.1\r\n${HOST}${auth}Prefer: count=exact\r\nConnection: close\r\n\r\n`,
+    );
+    assert.equal(answer.statusLine, 'HTTP/1.1 200 OK', target);
+    assert.equal(JSON.parse(answer.body).dogs.length, 1, target);
+    const links = answer.headers.link!.split(', ');
+    assert.deepEqual(
+      links.map((link) => /^<([^>]*)>/.exec(link)?.[1]),
+      [
+        `${api.config.publicUrl}/v2/dogs.json?limit=1&offset=0`,
+        `${api.config.publicUrl}/v2/dogs.json?limit=1&offset=1`,
+        `${api.config.publicUrl}/v2/dogs.json?limit=1&offset=1`,
+      ],
+      target,
+    );
+  }
+});
+
+test('the dev and developer host aliases are matched whatever their case', async (t) => {
+  const api = await build(t);
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = api.app.server.address() as net.AddressInfo;
+  for (const host of ['DEV.api.test', 'Developer.API.test']) {
+    const answer = await sendRaw(port, `GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    assert.equal(answer.statusLine, 'HTTP/1.1 302 Found', host);
+    assert.equal(answer.headers.location, api.config.portalUrl, host);
   }
 });
