@@ -8,6 +8,7 @@ import type { Outcome } from '../http/respond.js';
 import { pageCounts, pagingHeaders } from '../http/links.js';
 import { expand } from '../plan/expand.js';
 import { readInput } from '../query/write-values.js';
+import { checkXmlText } from '../query/xml-text.js';
 import {
   checkKnownParams,
   parseFilters,
@@ -257,10 +258,12 @@ async function parentRelation(
   return { association: nesting.association, parentId };
 }
 
+/** The path's id; one that cannot be an id is not found, one with a character XML cannot carry a 400 (SPEC §13). */
 function idOf(def: ResourceDef, context: ApiContext): string {
   const id = context.id ?? '';
-  if (!ID_PATTERN.test(id)) throw notFound(def, id);
-  return id;
+  if (ID_PATTERN.test(id)) return id;
+  checkXmlText(id, 'The id in the path');
+  throw notFound(def, id);
 }
 
 /** With If-Match, the write goes ahead only if the item's current ETag (a GET without fields) matches. */

@@ -39,6 +39,16 @@ for (const [what, url] of refusedQueries) {
   });
 }
 
+test('a character XML cannot carry in a path id is a 400, on items and nested paths; other non-ids are 404s', async (t) => {
+  const api = await build(t);
+  for (const url of ['/v2/dogs/a%00b', '/v1/owners/x%EF%BF%BE/dogs', '/v2/veterinarians/%1F']) {
+    await assertRefused(api, url, CHARACTER_NOT_ALLOWED, /The id in the path contains the character U\+/);
+  }
+  const notAnId = await api.request({ url: '/v2/dogs/not%20an%20id' });
+  assert.equal(notAnId.statusCode, 404);
+  assert.equal(notAnId.json().code, 4000);
+});
+
 test('a NUL in a filter of the open adoptions list is a 400, not a storage failure', async (t) => {
   const api = await build(t);
   await assertRefused(api, '/v2/adoptions?location=Oslo%00', CHARACTER_NOT_ALLOWED, /"location".*U\+0000/, null);
@@ -109,7 +119,7 @@ test('a tab in a body field is still a 400 (3006): text fields hold one line', a
 
 const echoes: Array<[string, () => Parameters<TestApp['request']>[0], number, string]> = [
   ['an unknown parameter name', () => ({ url: '/v2/dogs.xml?a%01b=1' }), 2000, 'a\\u0001b'],
-  ['an id in a 404', () => ({ url: '/v2/dogs/x%02y.xml' }), 4000, 'x\\u0002y'],
+  ['an id in a 404', () => ({ url: '/v2/dogs/x%C2%85y.xml' }), 4000, 'x\\u0085y'],
   ['a sort field', () => ({ url: '/v2/dogs.xml?sort=na%C2%85me' }), 2006, 'na\\u0085me'],
   ['a filter value', () => ({ url: '/v2/dogs.xml?state=%C2%9F' }), 2005, '\\u009f'],
   ['a types name', () => ({ url: '/v2/search.xml?q=a&types=d%C2%80' }), 2005, 'd\\u0080'],
