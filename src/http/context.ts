@@ -75,13 +75,25 @@ export function renderingOf(request: FastifyRequest): Rendering {
     format = 'json';
   }
   // Suppression applies to answers under /v<N>/ only, never to the portal or the infrastructure.
-  const raw =
-    request.url.charCodeAt(1) === 118 /* v */
-      ? (request.query as QueryParams | undefined)?.suppress_response_codes
-      : undefined;
-  const rendering = { format, suppress: typeof raw === 'string' && raw.toLowerCase() === 'true' };
+  const raw = request.url.charCodeAt(1) === 118 /* v */ ? suppressOf(request) : undefined;
+  const rendering = { format, suppress: raw === true || (typeof raw === 'string' && raw.toLowerCase() === 'true') };
   (request as WithRendering)[RENDERING] = rendering;
   return rendering;
+}
+
+/**
+ * suppress_response_codes as the query gives it, else as a field of a POST or PUT body (SPEC §1: a body may carry the
+ * control parameters; a JSON body may say true or false as booleans). Never throws: a body that does not parse gives
+ * nothing here and its own 400 in its stage.
+ */
+function suppressOf(request: FastifyRequest): unknown {
+  const fromQuery = (request.query as QueryParams | undefined)?.suppress_response_codes;
+  if (fromQuery !== undefined || (request.method !== 'POST' && request.method !== 'PUT')) return fromQuery;
+  try {
+    return readBody(request)?.suppress_response_codes;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An intent as parseIntent makes it: with room for who sends it, filled in once access passes. */
@@ -121,12 +133,15 @@ export function parseIntent(request: FastifyRequest, version: number): Intent {
     );
   }
   const query = (request.query ?? {}) as QueryParams;
-  const suppressRaw = query.suppress_response_codes;
-  if (suppressRaw !== undefined && (typeof suppressRaw !== 'string' || !/^(true|false)$/i.test(suppressRaw))) {
-    throw new ApiError(
-      'suppressInvalid',
-      `suppress_response_codes must be true or false, got "${String(suppressRaw)}".`,
-    );
+  const suppressRaw = suppressOf(request);
+  if (
+    suppressRaw !== undefined &&
+    typeof suppressRaw !== 'boolean' &&
+    (typeof suppressRaw !== 'string' || !/^(true|false)$/i.test(suppressRaw))
+  ) {
+    // A JSON body may give an object whose toString is no function: String() of it throws, JSON shows it.
+    const shown = typeof suppressRaw === 'string' ? suppressRaw : JSON.stringify(suppressRaw);
+    throw new ApiError('suppressInvalid', `suppress_response_codes must be true or false, got "${shown}".`);
   }
   const httpMethod = request.method;
   const target = overrideOf(request, httpMethod, query);

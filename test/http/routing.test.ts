@@ -114,6 +114,57 @@ test('suppress_response_codes=true answers 200 and moves the status into respons
   assert.equal(bad.json().code, 1007);
 });
 
+test('suppress_response_codes in a POST or PUT body works as in the query; a bad value there is a 400 too', async (t) => {
+  const api = await build(t);
+  const refused = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    form: { name: 'Rex', bogus: '1', suppress_response_codes: 'true' },
+  });
+  assert.equal(refused.statusCode, 200);
+  assert.equal(refused.json().response_code, '400');
+  assert.equal(refused.json().code, 3003);
+  const created = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    json: { name: 'Rex', suppress_response_codes: true },
+  });
+  assert.equal(created.statusCode, 200);
+  assert.equal(created.json().dog.name, 'Rex');
+  assert.ok(created.headers.location);
+  const absent = await api.request({
+    method: 'PUT',
+    url: '/v2/dogs/AAAAAAAAAAAAAAAAAAAAAA',
+    json: { name: 'Fido', suppress_response_codes: 'TRUE' },
+  });
+  assert.equal(absent.statusCode, 200);
+  assert.equal(absent.json().response_code, '404');
+  const anonymous = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    token: null,
+    form: { name: 'Rex', suppress_response_codes: 'true' },
+  });
+  assert.equal(anonymous.statusCode, 200);
+  assert.equal(anonymous.json().response_code, '401');
+  const normal = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    json: { name: 'Rex', suppress_response_codes: false },
+  });
+  assert.equal(normal.statusCode, 201);
+  for (const body of [
+    { form: { name: 'Bad', suppress_response_codes: 'maybe' } },
+    { json: { name: 'Bad', suppress_response_codes: { a: 1 } } },
+  ]) {
+    const bad = await api.request({ method: 'POST', url: '/v2/dogs', ...body });
+    assert.equal(bad.statusCode, 400, JSON.stringify(body));
+    assert.equal(bad.json().code, 1007);
+  }
+  // What was refused made nothing: the two dogs created with a valid value are all there is.
+  assert.equal((await api.request({ url: '/v2/dogs/count' })).json().count, 2);
+});
+
 test('framework statuses outside the allowed eight are mapped: 413 and 415 become 400', async (t) => {
   const api = await build(t);
   const big = await api.request({
