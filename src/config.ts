@@ -1,4 +1,5 @@
 // Environment → typed, validated Config; a bad value stops the service at start with a clear message.
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
@@ -21,7 +22,7 @@ export const EnvSchema = Type.Object({
   HOST: Type.String({
     default: '0.0.0.0',
     minLength: 1,
-    description: 'an address to listen on (all interfaces by default)',
+    description: 'an IP address or host name of this machine to listen on (all interfaces by default)',
   }),
   PUBLIC_URL: Type.Optional(
     Type.String({
@@ -201,6 +202,7 @@ function validate(raw: Record<string, string>): Env {
       const value = parsed[name];
       if (value !== undefined && !URL.canParse(value)) faults.set(name, fault(name, value));
     }
+    if (!isHostName(parsed.HOST)) faults.set('HOST', fault('HOST', parsed.HOST));
     if (parsed.TRUST_PROXY !== undefined && !isProxyList(parsed.TRUST_PROXY))
       faults.set('TRUST_PROXY', fault('TRUST_PROXY', parsed.TRUST_PROXY));
   }
@@ -230,6 +232,15 @@ function accepted(schema: TSchema): string {
   }
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(', ')}`;
   return schema.description ?? 'a valid value';
+}
+
+/** A DNS name (RFC 1123 labels) or an IP address: what a server can listen on. Digits and dots only must be IPv4. */
+const DNS_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+function isHostName(value: string): boolean {
+  if (isIP(value) !== 0) return true;
+  return DNS_NAME.test(value) && !/^[\d.]+$/.test(value);
 }
 
 function proxyList(value: string): string[] {

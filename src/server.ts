@@ -30,7 +30,17 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const address = await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
+    // A name that does not resolve, or an address this machine does not have: say which setting.
+    if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' || error.code === 'EADDRNOTAVAIL') {
+      throw new Error(
+        `HOST ${config.host} cannot be listened on (${error.message}): set HOST to an address of this machine, or ` +
+          'leave it unset to listen on all interfaces.',
+        { cause: error },
+      );
+    }
+    throw error;
+  });
   app.log.info(
     { api: config.publicUrl, portal: config.portalUrl, listening: address },
     `Dog Registry Service ready: API at ${config.publicUrl}/v2 (and /v1), portal at ${config.portalUrl}, ` +

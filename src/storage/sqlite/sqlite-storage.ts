@@ -82,17 +82,15 @@ export class SqliteStorage implements Storage {
   constructor(dataDir: string | ':memory:', keptSearches?: number) {
     let file = ':memory:';
     if (dataDir !== ':memory:') {
-      try {
-        fs.mkdirSync(dataDir, { recursive: true });
-      } catch (error) {
-        // Say which setting: the system's own text (EEXIST, EACCES) names only a path.
-        throw new Error(`DATA_DIR ${dataDir} cannot hold the database: ${(error as Error).message}`, {
-          cause: error,
-        });
-      }
       file = path.join(dataDir, 'registry.sqlite');
     }
-    this.db = new Database(file);
+    try {
+      if (dataDir !== ':memory:') makeDirectory(dataDir);
+      this.db = new Database(file);
+    } catch (error) {
+      // Say which setting: the system's own text (EEXIST, EACCES, "unable to open database file") names no setting.
+      throw new Error(`DATA_DIR ${dataDir} cannot hold the database: ${(error as Error).message}`, { cause: error });
+    }
     // The service owns its database file: an exclusive lock spares every read the shared-memory
     // locking of WAL mode, and keeps a second process (a second node on one DATA_DIR) out.
     this.db.pragma('locking_mode = EXCLUSIVE');
@@ -348,5 +346,27 @@ export class SqliteStorage implements Storage {
     const items: Item[] = new Array(rows.length);
     for (let r = 0; r < rows.length; r += 1) items[r] = toItem(names, rows[r]!);
     return items;
+  }
+}
+
+/**
+ * Creates a folder and the missing ones above it, one at a time: Node 20's recursive mkdirSync never returns for a path
+ * under /proc (each attempt answers ENOENT and it tries again).
+ */
+function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  const target = path.resolve(dir);
+  for (let at = target; !fs.existsSync(at); at = path.dirname(at)) {
+    missing.unshift(at);
+    if (path.dirname(at) === at) break;
+  }
+  // A file of that name: mkdir says so (EEXIST).
+  if (missing.length === 0 && !fs.statSync(target).isDirectory()) fs.mkdirSync(target);
+  for (const each of missing) {
+    try {
+      fs.mkdirSync(each);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
 }
