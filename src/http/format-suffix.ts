@@ -24,7 +24,9 @@ export function rewriteUrl(request: IncomingMessage): string {
   }
   if (url.charCodeAt(1) !== 118 /* v */) return url;
   const queryAt = url.indexOf('?');
-  const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+  let pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+  // A trailing slash is tolerated (SPEC §4), after a suffix too: /v2/dogs.xml/ is /v2/dogs.xml.
+  if (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.slice(0, -1);
   const lastSlash = pathname.lastIndexOf('/');
   const dot = pathname.indexOf('.', lastSlash);
   // A single segment (`/v1.2`) is a version, not a name with a suffix.

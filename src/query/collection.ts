@@ -53,14 +53,14 @@ export function checkKnownParams(params: QueryParams, accepted: readonly string[
   }
 }
 
-/** The single value of a parameter; a repeated parameter is a 400. */
-export function single(params: QueryParams, name: string): string | undefined {
+/** The single value of a parameter; a repeated parameter is a 400 (a filter's says how to give several values). */
+export function single(params: QueryParams, name: string, filter = false): string | undefined {
   const value = params[name];
   if (Array.isArray(value)) {
     throw new ApiError(
       'parameterRepeated',
-      `The query parameter "${name}" is given ${value.length} times; give it once (separate several filter ` +
-        `values with commas).`,
+      `The query parameter "${name}" is given ${value.length} times; give it once` +
+        (filter ? ` (several values go in one, separated by commas: ${name}=a,b).` : '.'),
     );
   }
   return value;
@@ -102,7 +102,7 @@ export function parseOffset(params: QueryParams): number {
 export function parseFilters(def: ResourceDef, params: QueryParams): Filter[] {
   const filters: Filter[] = [];
   for (const [param, field] of Object.entries(def.filters)) {
-    const raw = single(params, param);
+    const raw = single(params, param, true);
     if (raw === undefined) continue;
     const values = raw
       .split(',')

@@ -130,5 +130,5 @@ function toApiError(def: ResourceDef, values: Record<string, unknown>, error: Er
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list (was the field given twice?)';
   if (value === null) return 'null';
-  return `a ${typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -268,6 +268,24 @@ test('a repeated query parameter is a 400 with its own code', async (t) => {
   const response = await api.request({ url: '/v1/dogs?limit=1&limit=2' });
   assert.equal(response.statusCode, 400);
   assert.equal(response.json().code, 2009);
+  assert.equal(response.json().message, 'The query parameter "limit" is given 2 times; give it once.');
+  // A filter's message says how to ask for several values instead.
+  const filter = await api.request({ url: '/v1/dogs?color=brown&color=black' });
+  assert.equal(filter.json().code, 2009);
+  assert.match(filter.json().message, /give it once \(several values go in one, separated by commas: color=a,b\)\.$/);
+});
+
+test('a body field of the wrong type says what it got, with the right article', async (t) => {
+  const api = await build(t);
+  for (const [value, got] of [
+    [{}, 'an object'],
+    [7, 'a number'],
+    [true, 'a boolean'],
+  ] as const) {
+    const response = await api.request({ method: 'POST', url: '/v2/dogs', json: { name: value } });
+    assert.equal(response.statusCode, 400);
+    assert.match(response.json().message, new RegExp(`got ${got}\\.$`));
+  }
 });
 
 test('an id of any length is looked up like any other: 404 when absent, 401 before it without a token', async (t) => {
@@ -287,4 +305,16 @@ test('an id of any length is looked up like any other: 404 when absent, 401 befo
   const dog = await createDog(api, { name: 'Rex' });
   const found = await api.request({ url: `/v1/dogs/${dog.id}` });
   assert.equal(found.statusCode, 200);
+});
+
+test('a trailing slash is tolerated after a format suffix too', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  const list = await api.request({ url: '/v2/dogs.xml/?limit=1' });
+  assert.equal(list.statusCode, 200);
+  assert.match(String(list.headers['content-type']), /^application\/xml/);
+  assert.match(list.body, /<dogs><dog>/);
+  const one = await api.request({ url: `/v1/dogs/${dog.id}.json/`, headers: { accept: 'application/xml' } });
+  assert.equal(one.statusCode, 200);
+  assert.equal(one.json().dog.name, 'Rex');
 });
