@@ -40,18 +40,23 @@ const PARSER_ERRORS: Readonly<Record<string, { name: ErrorName; message: string 
   HPE_INVALID_TRANSFER_ENCODING: {
     name: 'bodyFramingInvalid',
     message:
-      'The body has both a Content-Length and a Transfer-Encoding, or an encoding other than chunked. Send one ' +
-      'of them.',
+      'The Transfer-Encoding is not chunked, the one encoding of a request body the service reads (or chunked is not ' +
+      'its last coding). Send the body chunked, or with a Content-Length.',
   },
+  // llhttp: "Duplicate Content-Length".
   HPE_UNEXPECTED_CONTENT_LENGTH: {
     name: 'bodyFramingInvalid',
-    message: 'The body has both a Content-Length and a Transfer-Encoding. Send one of them.',
+    message: "The request has more than one Content-Length header. Send one, with the body's length in bytes.",
   },
+  // llhttp: "Invalid character in Content-Length" (or a body framed both ways, below).
   HPE_INVALID_CONTENT_LENGTH: {
     name: 'bodyFramingInvalid',
     message: 'The Content-Length header is not one whole number of bytes.',
   },
 };
+
+/** A body framed both ways: llhttp reports it as an invalid Content-Length or Transfer-Encoding, by header order. */
+const BESIDE_TRANSFER_ENCODING = 'The body has both a Content-Length and a Transfer-Encoding. Send one of them.';
 
 /** The answer to a protocol error: a 400 in the catalogue's JSON shape that closes the connection. */
 function protocolAnswer(
@@ -65,6 +70,9 @@ function protocolAnswer(
       'content-type': MEDIA_TYPES.json,
       'content-length': Buffer.byteLength(body),
       'x-request-id': requestId,
+      // RFC 9110 §6.6.1: an origin server with a clock sends Date, as Node does on every other answer.
+      date: new Date().toUTCString(),
+      'cache-control': 'no-store',
       connection: 'close',
     },
     body,
@@ -94,9 +102,13 @@ function isHead(error: Error & { rawPacket?: unknown; bytesParsed?: unknown }): 
   return raw.subarray(0, parsed).indexOf('\r\n\r\n') === -1;
 }
 
-function parserError(error: Error & { code?: string }): ApiError {
+function parserError(error: Error & { code?: string; reason?: unknown }): ApiError {
   const known = error.code ? PARSER_ERRORS[error.code] : undefined;
-  if (known) return new ApiError(known.name, known.message);
+  if (known) {
+    // llhttp names the two headers of a body framed both ways as "X can't be present with Y", under either code.
+    const beside = String(error.reason).includes("can't be present with");
+    return new ApiError(known.name, beside ? BESIDE_TRANSFER_ENCODING : known.message);
+  }
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
     return new ApiError(
       'requestMalformed',

@@ -37,7 +37,7 @@ function sendRaw(port: number, bytes: string | Buffer): Promise<RawAnswer> {
 }
 
 const HOST = 'Host: api.test\r\n';
-const cases: Array<{ name: string; request: string | Buffer; code: number; requestId?: string }> = [
+const cases: Array<{ name: string; request: string | Buffer; code: number; requestId?: string; says?: RegExp }> = [
   {
     name: '40 KB of headers',
     request: `GET /v2/dogs HTTP/1.1\r\n${HOST}X-Padding: ${'a'.repeat(40 * 1024)}\r\n\r\n`,
@@ -53,6 +53,24 @@ const cases: Array<{ name: string; request: string | Buffer; code: number; reque
     request: `GET /v2/dogs HTTP/1.1\r\n${HOST}Expect: foo\r\nX-Request-Id: expect-1\r\n\r\n`,
     code: 1010,
     requestId: 'expect-1',
+  },
+  {
+    name: 'two Content-Length headers',
+    request: `POST /v2/dogs HTTP/1.1\r\n${HOST}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+    code: 1014,
+    says: /more than one Content-Length header/,
+  },
+  {
+    name: 'a Content-Length that is not a number',
+    request: `POST /v2/dogs HTTP/1.1\r\n${HOST}Content-Length: 2x\r\n\r\n{}`,
+    code: 1014,
+    says: /not one whole number of bytes/,
+  },
+  {
+    name: 'a Transfer-Encoding other than chunked',
+    request: `POST /v2/dogs HTTP/1.1\r\n${HOST}Transfer-Encoding: gzip\r\n\r\n{}`,
+    code: 1014,
+    says: /Transfer-Encoding is not chunked/,
   },
   { name: 'two Host headers', request: `GET /v2/dogs HTTP/1.1\r\n${HOST}Host: other.test\r\n\r\n`, code: 1016 },
   { name: 'a Host that is not a host', request: 'GET /v2/dogs HTTP/1.1\r\nHost: x/y@z\r\n\r\n', code: 1016 },
@@ -81,6 +99,7 @@ const cases: Array<{ name: string; request: string | Buffer; code: number; reque
   {
     name: 'both Content-Length and Transfer-Encoding',
     request: `POST /v2/dogs HTTP/1.1\r\n${HOST}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    says: /both a Content-Length and a Transfer-Encoding/,
     code: 1014,
   },
   { name: 'a header line without a name', request: `GET /v2/dogs HTTP/1.1\r\n${HOST}: nameless\r\n\r\n`, code: 1008 },
@@ -90,7 +109,7 @@ test("Node's protocol errors answer 400 in the catalogue's shape, with X-Request
   const api = await build(t);
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = api.app.server.address() as net.AddressInfo;
-  for (const { name, request, code, requestId } of cases) {
+  for (const { name, request, code, requestId, says } of cases) {
     const answer = await sendRaw(port, request);
     assert.equal(answer.statusLine, 'HTTP/1.1 400 Bad Request', name);
     assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8', name);
@@ -107,6 +126,9 @@ test("Node's protocol errors answer 400 in the catalogue's shape, with X-Request
     assert.equal(body.more_info, `${api.config.portalUrl}/errors/${code}`, name);
     assert.ok(entryByCode(code), `${name}: code ${code} is in the catalogue`);
     assert.ok(body.message.length > 20, name);
+    if (says) assert.match(body.message, says, name);
+    assert.ok(Math.abs(Date.parse(answer.headers.date ?? '') - Date.now()) < 60_000, `${name}: a Date header`);
+    assert.equal(answer.headers['cache-control'], 'no-store', name);
   }
 });
 
