@@ -204,6 +204,7 @@ function overrideOf(request: FastifyRequest, httpMethod: string, query: QueryPar
   }
   const named = namedOverride(request);
   if (named === undefined) return undefined;
+  if (httpMethod === 'POST') checkOneOverride(request);
   const lower = typeof named === 'string' ? named.toLowerCase() : undefined;
   // Own properties only: `?method=constructor` must not find Object.prototype's.
   const target = lower !== undefined && Object.hasOwn(OVERRIDES, lower) ? OVERRIDES[lower] : undefined;
@@ -228,6 +229,27 @@ export function namedOverride(request: FastifyRequest): unknown {
   const named = (request.query as QueryParams | undefined)?.method;
   if (named !== undefined || request.method !== 'POST') return named;
   return bodyMethod(request) ?? request.headers['x-http-method-override'];
+}
+
+/**
+ * A POST may name its override in the query, its body and the header; two that name different methods are a 400, so
+ * that a request meant as a PUT is never carried out as the DELETE another source names.
+ */
+function checkOneOverride(request: FastifyRequest): void {
+  const sources: Array<[string, unknown]> = [
+    ['the method parameter', (request.query as QueryParams | undefined)?.method],
+    ["the body's method field", bodyMethod(request)],
+    ['X-HTTP-Method-Override', request.headers['x-http-method-override']],
+  ];
+  const given = sources.filter(([, value]) => value !== undefined);
+  const methods = new Set(given.map(([, value]) => (typeof value === 'string' ? value.toLowerCase() : value)));
+  if (methods.size < 2) return;
+  throw new ApiError(
+    'methodOverrideInvalid',
+    `The method override is named more than once, differently (${given
+      .map(([where, value]) => `${where}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+      .join('; ')}). Name the method once.`,
+  );
 }
 
 function bodyMethod(request: FastifyRequest): unknown {

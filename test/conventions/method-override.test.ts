@@ -151,3 +151,40 @@ test('a PUT and a DELETE without an override still work', async (t) => {
   assert.equal(del.statusCode, 200);
   assert.equal(del.body, '');
 });
+
+test('a POST naming two different overrides is refused and changes nothing; the same one twice is fine', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  const conflicts: Array<Parameters<typeof api.request>[0]> = [
+    {
+      method: 'POST',
+      url: `/v2/dogs/${dog.id}?method=delete`,
+      headers: { 'x-http-method-override': 'PUT' },
+      form: { name: 'Max' },
+    },
+    { method: 'POST', url: `/v2/dogs/${dog.id}?method=put`, form: { method: 'delete', name: 'Max' } },
+    {
+      method: 'POST',
+      url: `/v2/dogs/${dog.id}`,
+      headers: { 'x-http-method-override': 'DELETE' },
+      form: { method: 'put', name: 'Max' },
+    },
+  ];
+  for (const request of conflicts) {
+    const response = await api.request(request);
+    assert.equal(response.statusCode, 400, request.url);
+    assert.equal(response.json().code, 1005);
+    assert.match(response.json().message, /named more than once, differently/);
+  }
+  const kept = await api.request({ url: `/v2/dogs/${dog.id}` });
+  assert.equal(kept.statusCode, 200);
+  assert.equal(kept.json().dog.name, 'Rex');
+  const agreed = await api.request({
+    method: 'POST',
+    url: `/v2/dogs/${dog.id}?method=PUT`,
+    headers: { 'x-http-method-override': 'put' },
+    form: { name: 'Max' },
+  });
+  assert.equal(agreed.statusCode, 200);
+  assert.equal(agreed.json().dog.name, 'Max');
+});
