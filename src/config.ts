@@ -218,9 +218,13 @@ function variables(): Variable[] {
   return Object.keys(EnvSchema.properties) as Variable[];
 }
 
+/** Variables whose value is a secret: a fault says how long it is, never what it is (start-up lines reach logs). */
+const SECRETS: ReadonlySet<Variable> = new Set(['METRICS_TOKEN']);
+
 /** One sentence naming the variable, what it takes and what it got. */
 function fault(name: Variable, value: string): string {
-  return `${name} must be ${accepted(EnvSchema.properties[name])}, but it is "${value}".`;
+  const got = SECRETS.has(name) ? `a secret of ${[...value].length} characters (not shown)` : `"${value}"`;
+  return `${name} must be ${accepted(EnvSchema.properties[name])}, but it is ${got}.`;
 }
 
 function accepted(schema: TSchema): string {

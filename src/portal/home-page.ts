@@ -53,9 +53,9 @@ curl -H "Authorization: Bearer $TOKEN" ${api}/dogs</code></pre></li>
 and answers. The OpenAPI 3.1 documents: <a href="${prefix}/openapi/v2.json">v2</a>, <a href="${prefix}/openapi/v1.json">v1</a>.</p></div>
 <div class="card"><h3><a href="${prefix}/errors">Error codes</a></h3><p>What each <code>code</code> in an error
 answer means and how to fix the request.</p></div>
-<div class="card"><h3><a href="${prefix}/versions">Versions</a></h3><p>What v1 and v2 differ in, and the version
-policy.</p></div>
+<div class="card"><h3><a href="${prefix}/versions">Versions</a></h3><p>What v1 and v2 differ in, the deprecation
+and sunset dates, and <a href="${prefix}/versions#changelog">the changelog</a>.</p></div>
 <div class="card"><h3><a href="${prefix}/dashboard">Dashboard</a></h3><p>Your apps and their client ids, once
-logged in.</p></div>
+logged in; from each app, its <a href="${prefix}/dashboard">request log and usage</a>.</p></div>
 </div>`;
 }

@@ -188,3 +188,15 @@ test('every bad variable is named in one message, so one restart fixes them all'
     },
   );
 });
+
+test('a bad METRICS_TOKEN is refused without its value in the message (start-up lines reach logs)', () => {
+  assert.throws(
+    () => loadConfig({ METRICS_TOKEN: 'short secret' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /METRICS_TOKEN must be .*, but it is a secret of 12 characters \(not shown\)\./);
+      assert.doesNotMatch(error.message, /short secret/);
+      return true;
+    },
+  );
+});
