@@ -7,6 +7,8 @@ import { secretHash } from './secrets.js';
 export interface ModelUser {
   readonly id: string;
   readonly chainId?: string;
+  /** At a refresh: the hash of the refresh token presented, retired when (and only when) its successors are saved. */
+  readonly rotating?: string;
 }
 
 /**
@@ -57,14 +59,16 @@ export function codeModel(grants: GrantStore, clock: () => number) {
         refreshTokenExpiresAt: libraryDate(stored.expiresAt, clock),
         scope: [...stored.scopes],
         client: { id: stored.clientId },
-        user: { id: stored.accountId, chainId: stored.chainId } satisfies ModelUser,
+        user: { id: stored.accountId, chainId: stored.chainId, rotating: stored.tokenHash } satisfies ModelUser,
       };
     },
-    /** The rotation: the library retires the presented refresh token before it issues the next. */
-    async revokeToken(token: { refreshToken: string; user: ModelUser }) {
-      if (await grants.retireRefreshToken(secretHash(token.refreshToken))) return true;
-      if (token.user.chainId) await grants.revokeChain(token.user.chainId);
-      return false;
+    /**
+     * The library "revokes" the presented refresh token before it checks the scope asked for; retiring it here would
+     * make a refused request (invalid_scope) cost the client its token, and its retry look like reuse. So nothing is
+     * written here: saveToken retires it together with saving its successors (GrantStore.rotateRefreshToken).
+     */
+    async revokeToken() {
+      return true;
     },
   };
 }

@@ -1,6 +1,6 @@
 // The storage of the code flow: clients with redirect URIs, single-use authorization codes, rotating refresh tokens,
 // and the chain (one consent) that ties them and their access tokens together for revocation.
-import type { Client } from './auth-store.js';
+import type { AccessToken, Client } from './auth-store.js';
 
 /** A code's column values, in the order both backends' INSERT names them. */
 export function codeRow(code: AuthorizationCode): Array<string | number> {
@@ -50,8 +50,16 @@ export interface GrantStore {
   useCode(codeHash: string): Promise<boolean>;
   saveRefreshToken(token: RefreshToken): Promise<void>;
   findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined>;
-  /** Retires a refresh token at its rotation; false when it was retired or revoked already. */
-  retireRefreshToken(tokenHash: string): Promise<boolean>;
+  /**
+   * A refresh token's rotation, in one transaction: retires `retiring` and saves the access and refresh tokens that
+   * replace it; false, and nothing written, when it was retired or revoked already (a second use won the race).
+   */
+  rotateRefreshToken(retiring: string, access: AccessToken, next: RefreshToken): Promise<boolean>;
+  /**
+   * Revokes the chain of a refresh token (RFC 7009 §2.1) if `clientId` holds it, retired or not; false when the token is
+   * unknown, another client's, or revoked already.
+   */
+  revokeRefreshToken(tokenHash: string, clientId: string): Promise<boolean>;
   /** Revokes every refresh and access token of a chain. */
   revokeChain(chainId: string): Promise<void>;
 }

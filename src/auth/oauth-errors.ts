@@ -95,7 +95,15 @@ export type OAuthFailure =
  * for now).
  */
 const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailure>> = {
-  invalid_request: (description) => new InvalidRequest(description),
+  // RFC 6749 §5.2: a redirect_uri that "does not match the redirection URI used in the authorization request" is
+  // invalid_grant; the library says invalid_request (a missing one is refused before the library: oauth-server.ts).
+  invalid_request: (description) =>
+    description.includes('`redirect_uri`')
+      ? new InvalidGrant(
+          'The redirect_uri is not the one of the authorization request that issued this code: send that same URI, ' +
+            'character for character.',
+        )
+      : new InvalidRequest(description),
   invalid_client: (description) => new InvalidClient(description, false),
   // RFC 6749 §5.2: a missing parameter is invalid_request. The library calls a code exchange without the
   // code_verifier its PKCE challenge needs an invalid_grant, though nothing about the grant was checked yet.
@@ -103,21 +111,28 @@ const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailur
     description.startsWith('Missing parameter') ? new InvalidRequest(description) : new InvalidGrant(description),
   unauthorized_client: (description) => new UnauthorizedClient(description),
   unsupported_grant_type: (description) => new UnsupportedGrantType(description),
-  invalid_scope: () =>
+  // A refresh may narrow the consent's scopes, never widen them (RFC 6749 §6), whatever else the client holds.
+  invalid_scope: (description) =>
     new InvalidScope(
-      'A scope asked for is not one this client holds, or is malformed: ask for some of its scopes (read, ' +
-        'write), space-separated, or leave scope out to get them all.',
+      description.includes('extra scopes')
+        ? 'A scope asked for was not granted by the consent this refresh token comes from: ask for some of the ' +
+            "scopes it granted (the token answer's scope), or leave scope out to keep them all."
+        : 'A scope asked for is not one this client holds, or is malformed: ask for some of its scopes (read, ' +
+            'write), space-separated, or leave scope out to get them all.',
     ),
 };
 
 /**
- * What any failure of an OAuth endpoint answers: our own errors as they are, a 400 of the body
- * reader as invalid_request, the library's errors by their RFC name; anything else is logged and
- * answered server_error with the request id.
+ * What any failure of an OAuth endpoint answers: our own errors as they are, a catalogue 400 (the body reader's, the
+ * framework's) as invalid_request and any other catalogue error as server_error, the library's errors by their RFC
+ * name; anything else is logged and answered server_error with the request id.
  */
 export function oauthFailureOf(error: unknown, request: FastifyRequest): OAuthFailure {
   if (error instanceof OAuthError) return error as OAuthFailure;
-  if (error instanceof ApiError && error.status === 400) return new InvalidRequest(error.message);
+  // The catalogue's messages are written for clients (a 5xx's carries the request id): kept as they are.
+  if (error instanceof ApiError) {
+    return error.status === 400 ? new InvalidRequest(error.message) : new ServerError(error.message);
+  }
   if (error instanceof OAuth2Server.OAuthError && Object.hasOwn(FROM_LIBRARY, error.name)) {
     return FROM_LIBRARY[error.name]!(error.message);
   }

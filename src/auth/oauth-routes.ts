@@ -1,8 +1,10 @@
 // The authorization server's endpoints: RFC 8414 metadata, authorization and token (RFC 6749), revocation (RFC 7009),
 // introspection (RFC 7662).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { ApiError } from '../errors.js';
 import { allowAnyOrigin } from '../http/cors.js';
+import { toApiError } from '../http/error-handler.js';
 import { readBody } from '../http/raw-body.js';
 import { routeEveryMethod } from '../http/route-every-method.js';
 import type { AuthStore, Client } from './auth-store.js';
@@ -36,6 +38,14 @@ export function registerOAuthRoutes(app: FastifyInstance, options: OAuthRouteOpt
   const issue = createTokenIssuer(store, grants, config.tokenTtlSeconds, app.businessMetrics.tokensIssued, clock);
   const metadata = serverMetadata(config);
   registerAuthorize(app, options);
+  // A failure before the handler runs (a body over 16 KiB, a Content-Length that lies, a hook's refusal) answers in the
+  // RFC shape too; the authorization endpoint's pages and redirects keep the service's own handler.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (!RFC_SHAPED.has(request.routeOptions.url ?? '') || (request.raw.destroyed && reply.raw.destroyed)) throw error;
+    const failure = oauthFailureOf(toApiError(error, request), request);
+    if (error instanceof ApiError) reply.headers(error.headers);
+    return sendOAuthError(allowAnyOrigin(reply), failure);
+  });
 
   oauthRoute(app, 'GET', '/.well-known/oauth-authorization-server', async (_request, reply) =>
     reply.header('cache-control', METADATA_CACHE).send(metadata),
@@ -59,8 +69,12 @@ export function registerOAuthRoutes(app: FastifyInstance, options: OAuthRouteOpt
     const body = formOf(request);
     const client = await authenticated(store, request, body, true);
     const token = tokenParameter(body);
-    // RFC 7009 §2.2: an unknown token, or one of another client, is answered 200 all the same.
-    await store.revokeToken(secretHash(token), client.id);
+    const hash = secretHash(token);
+    // RFC 7009 §2.1: the hint only orders the search. A refresh token takes its whole chain with it (its access
+    // tokens too); an unknown token, or one of another client, is answered 200 all the same (§2.2).
+    const kinds = [() => store.revokeToken(hash, client.id), () => grants.revokeRefreshToken(hash, client.id)];
+    if (body.token_type_hint === 'refresh_token') kinds.reverse();
+    for (const revoke of kinds) if (await revoke()) break;
     verifier.forget(token);
     return reply.code(200).send();
   });
@@ -68,23 +82,48 @@ export function registerOAuthRoutes(app: FastifyInstance, options: OAuthRouteOpt
   oauthRoute(app, 'POST', '/oauth2/introspect', async (request, reply) => {
     const body = formOf(request);
     const client = await authenticated(store, request, body);
-    const token = await store.findToken(secretHash(tokenParameter(body)));
-    const now = Math.floor(Date.now() / 1000);
-    // A client learns only about its own account's tokens and those issued to it (a code-flow token acts for the
-    // account that consented); anything else is simply not active.
-    const known = token !== undefined && (token.tenantId === client.tenantId || token.clientId === client.id);
-    if (!token || !known || token.revoked || token.expiresAt <= now) return sendOAuth(reply, 200, { active: false });
-    return sendOAuth(reply, 200, {
-      active: true,
-      scope: token.scopes.join(' '),
-      client_id: token.clientId,
-      token_type: 'Bearer',
-      exp: token.expiresAt,
-      iat: token.issuedAt,
-      sub: token.tenantId,
-      iss: base,
-    });
+    const hash = secretHash(tokenParameter(body));
+    const kinds = [() => accessTokenInfo(store, hash, client), () => refreshTokenInfo(grants, hash, client, clock)];
+    if (body.token_type_hint === 'refresh_token') kinds.reverse();
+    for (const describe of kinds) {
+      const info = await describe();
+      if (info) return sendOAuth(reply, 200, { active: true, ...info, iss: base });
+    }
+    return sendOAuth(reply, 200, { active: false });
   });
+}
+
+/**
+ * RFC 7662 §2.2 of an access token that is live and that the client may learn about: its own account's tokens and those
+ * issued to it (a code-flow token acts for the account that consented). Anything else is simply not active.
+ */
+async function accessTokenInfo(store: AuthStore, hash: string, client: Client) {
+  const token = await store.findToken(hash);
+  const known = token !== undefined && (token.tenantId === client.tenantId || token.clientId === client.id);
+  if (!token || !known || token.revoked || token.expiresAt <= Math.floor(Date.now() / 1000)) return undefined;
+  return {
+    scope: token.scopes.join(' '),
+    client_id: token.clientId,
+    token_type: 'Bearer',
+    exp: token.expiresAt,
+    iat: token.issuedAt,
+    sub: token.tenantId,
+  };
+}
+
+/** The same of a refresh token (RFC 7662 §2.1 lets one be introspected), by the same rule; a retired one is not live. */
+async function refreshTokenInfo(grants: GrantStore, hash: string, client: Client, clock: () => number) {
+  const token = await grants.findRefreshToken(hash);
+  const known = token !== undefined && (token.accountId === client.tenantId || token.clientId === client.id);
+  if (!token || !known || token.revoked || token.retired || token.expiresAt <= Math.floor(clock() / 1000))
+    return undefined;
+  return {
+    scope: token.scopes.join(' '),
+    client_id: token.clientId,
+    token_type: 'refresh_token',
+    exp: token.expiresAt,
+    sub: token.accountId,
+  };
 }
 
 /** RFC 8414: what an OAuth client library discovers about this server. */
@@ -120,16 +159,21 @@ async function authenticated(
   return client;
 }
 
-/** The parameters of a request to the three endpoints; RFC 6749 §3.2: none may be sent more than once. */
-function formOf(request: FastifyRequest): Readonly<Record<string, unknown>> {
+/**
+ * The parameters of a request to the three endpoints. RFC 6749 §3.2: none may be sent more than once, and one sent
+ * without a value is treated as omitted.
+ */
+function formOf(request: FastifyRequest): Readonly<Record<string, string>> {
   const body = readBody(request) ?? {};
-  for (const name in body) {
-    if (typeof body[name] !== 'string')
+  const form: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value !== 'string')
       throw new InvalidRequest(
         `${name.slice(0, 100)} was sent more than once, or not as text: send each parameter once.`,
       );
+    if (value !== '') form[name] = value;
   }
-  return body;
+  return form;
 }
 
 /** The token parameter of revocation and introspection (RFC 7009 §2.1, RFC 7662 §2.1): required, once. */
@@ -139,6 +183,9 @@ function tokenParameter(body: Readonly<Record<string, unknown>>): string {
   throw new InvalidRequest('The token parameter is required: send token=<the token>.');
 }
 
+/** The paths of oauthRoute: every answer of theirs is in the RFCs' shape. */
+const RFC_SHAPED = new Set<string>();
+
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
 /**
@@ -146,6 +193,7 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<Fastify
  * call (SPEC §13).
  */
 function oauthRoute(app: FastifyInstance, method: 'GET' | 'POST', url: string, handler: Handler): void {
+  RFC_SHAPED.add(url);
   routeEveryMethod(app, {
     method: [method],
     url,

@@ -2,10 +2,10 @@
 // code, PKCE, refresh and token checks.
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Counter } from 'prom-client';
-import type { AuthStore, Client } from './auth-store.js';
+import type { AccessToken, AuthStore, Client } from './auth-store.js';
 import { InvalidRequest, UnsupportedGrantType, type OAuthFailure } from './oauth-errors.js';
 import { codeModel, type ModelUser } from './code-model.js';
-import type { GrantStore } from './grant-store.js';
+import type { GrantStore, RefreshToken } from './grant-store.js';
 import { randomSecret, secretHash } from './secrets.js';
 
 export const SCOPES = ['read', 'write'] as const;
@@ -49,6 +49,19 @@ function offeredGrant(body: Readonly<Record<string, unknown>>): string | OAuthFa
   return grant;
 }
 
+/**
+ * Every code has a redirect URI and an S256 challenge (SPEC §12), so an exchange needs both: one left out is
+ * invalid_request (RFC 6749 §5.2, a missing parameter), answered before the library looks the code up and uses it.
+ */
+function missingCodeParameter(body: Readonly<Record<string, unknown>>): InvalidRequest | undefined {
+  const name = ['code', 'redirect_uri', 'code_verifier'].find((parameter) => body[parameter] === undefined);
+  if (name === undefined) return undefined;
+  return new InvalidRequest(
+    `Missing parameter: ${name}. A code exchange sends the code, the redirect_uri of its authorization request and ` +
+      'the PKCE code_verifier.',
+  );
+}
+
 /** A client gets every scope it holds unless it asks for fewer; asking for one it lacks is invalid_scope. */
 export async function validateScope(_user: unknown, client: ModelClient, scope?: string[]) {
   const asked = scope && scope.length > 0 ? scope : [...client.scopes];
@@ -77,31 +90,42 @@ function grantModel(store: AuthStore, grants: GrantStore, clock: () => number) {
     async generateRefreshToken() {
       return randomSecret();
     },
-    /** The user is the account the token acts for: the client's own, or (code flow) the one that consented. */
+    /**
+     * The user is the account the token acts for: the client's own, or (code flow) the one that consented. At a refresh
+     * the presented token is retired in the same transaction; losing that race to another use of it is a reuse.
+     */
     async saveToken(token: IssuedToken, client: ModelClient, user: ModelUser) {
-      const issuedAt = Math.floor(Date.now() / 1000);
       const scopes = token.scope ?? [];
-      await store.saveToken({
+      const access: AccessToken = {
         tokenHash: secretHash(token.accessToken),
         tenantId: user.id,
         clientId: client.id,
         scopes,
-        issuedAt,
+        issuedAt: Math.floor(Date.now() / 1000),
         expiresAt: Math.floor(token.accessTokenExpiresAt.getTime() / 1000),
         revoked: false,
         ...(user.chainId !== undefined && { chainId: user.chainId }),
-      });
-      if (token.refreshToken !== undefined && user.chainId !== undefined) {
-        await grants.saveRefreshToken({
-          tokenHash: secretHash(token.refreshToken),
-          chainId: user.chainId,
-          clientId: client.id,
-          accountId: user.id,
-          scopes,
-          expiresAt: Math.floor(clock() / 1000) + REFRESH_TOKEN_LIFETIME_SECONDS,
-          retired: false,
-          revoked: false,
-        });
+      };
+      if (token.refreshToken === undefined || user.chainId === undefined) {
+        await store.saveToken(access);
+        return { ...token, client, user };
+      }
+      const refresh: RefreshToken = {
+        tokenHash: secretHash(token.refreshToken),
+        chainId: user.chainId,
+        clientId: client.id,
+        accountId: user.id,
+        scopes,
+        expiresAt: Math.floor(clock() / 1000) + REFRESH_TOKEN_LIFETIME_SECONDS,
+        retired: false,
+        revoked: false,
+      };
+      if (user.rotating === undefined) {
+        await store.saveToken(access);
+        await grants.saveRefreshToken(refresh);
+      } else if (!(await grants.rotateRefreshToken(user.rotating, access, refresh))) {
+        await grants.revokeChain(user.chainId);
+        throw new OAuth2Server.InvalidGrantError('Invalid grant: refresh token is invalid');
       }
       return { ...token, client, user };
     },
@@ -143,6 +167,8 @@ export function createTokenIssuer(
   ): Promise<Record<string, unknown> | OAuthFailure> {
     const grant = offeredGrant(body);
     if (typeof grant !== 'string') return grant;
+    const missing = grant === 'authorization_code' ? missingCodeParameter(body) : undefined;
+    if (missing) return missing;
     const modelClient = modelClientOf(client);
     const { client_secret: _secret, ...rest } = body;
     const request = new OAuth2Server.Request({

@@ -94,7 +94,8 @@ function fromStorage(error: StorageFailure, request: FastifyRequest): ApiError {
   return storageFailure(error, request.id);
 }
 
-function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+/** Any failure as a catalogue error (exported for the OAuth endpoints, which render it in RFC 6749's shape). */
+export function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   const mapped = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
   if (mapped) return mapped(error);

@@ -36,17 +36,38 @@ test('an exchange without the code_verifier is invalid_request (a missing parame
   assert.equal(answer.headers['cache-control'], 'no-store');
 });
 
-test('the exchange needs the same redirect_uri', async (t) => {
+test('the exchange needs the same redirect_uri: another one is invalid_grant (RFC 6749 §5.2)', async (t) => {
+  const flow = await codeFlow(t);
+  for (const redirect of ['https://app.example/other?keep=1', 'not a uri']) {
+    const code = await codeOf(flow);
+    const answer = await tokenRequest(flow, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirect,
+      code_verifier: VERIFIER,
+    });
+    assert.equal(answer.statusCode, 400, redirect);
+    assert.equal(answer.json().error, 'invalid_grant', redirect);
+    assert.match(answer.json().error_description, /redirect_uri is not the one of the authorization request/);
+    assert.equal(answer.headers['cache-control'], 'no-store');
+  }
+});
+
+test('an exchange without redirect_uri or code_verifier (or with them empty) is invalid_request, and the code stays usable', async (t) => {
   const flow = await codeFlow(t);
   const code = await codeOf(flow);
-  const answer = await tokenRequest(flow, {
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: 'https://app.example/other?keep=1',
-    code_verifier: VERIFIER,
-  });
-  assert.equal(answer.statusCode, 400);
-  assert.equal(answer.json().error, 'invalid_request');
+  for (const [name, form] of [
+    ['redirect_uri', { grant_type: 'authorization_code', code, code_verifier: VERIFIER }],
+    ['redirect_uri', { grant_type: 'authorization_code', code, redirect_uri: '', code_verifier: VERIFIER }],
+    ['code_verifier', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }],
+  ] as const) {
+    const answer = await tokenRequest(flow, form);
+    assert.equal(answer.statusCode, 400, answer.body);
+    assert.equal(answer.json().error, 'invalid_request');
+    assert.match(answer.json().error_description, new RegExp(`Missing parameter: ${name}`));
+  }
+  const tokens = await exchange(flow, code);
+  assert.equal(tokens.statusCode, 200, tokens.body);
 });
 
 test('a code lives 60 s', async (t) => {

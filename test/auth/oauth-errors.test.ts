@@ -2,54 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OAuth2Server from '@node-oauth/oauth2-server';
-import type { LightMyRequestResponse } from 'fastify';
-import { build, type TestApp } from '../helper.js';
-
-const ENDPOINTS = ['/oauth2/token', '/oauth2/revoke', '/oauth2/introspect'] as const;
-type Path = (typeof ENDPOINTS)[number];
-
-/** A raw form body (so that a parameter can be repeated) with any headers. */
-function post(api: TestApp, url: Path, form: string, headers: Record<string, string> = {}) {
-  return api.request({
-    method: 'POST',
-    url,
-    token: null,
-    body: form,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-  });
-}
-
-function basic(id: string, secret: string): Record<string, string> {
-  return { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` };
-}
-
-/** What each endpoint needs besides the client's credentials to succeed. */
-function needed(url: Path, token: string): string {
-  return url === '/oauth2/token' ? 'grant_type=client_credentials' : `token=${encodeURIComponent(token)}`;
-}
-
-/**
- * The RFC error shape, asserted whole: status, exactly {error, error_description}, no-store, and a
- * Basic challenge only on the invalid_client of a client that tried Basic (`challenged`).
- */
-function assertOAuthError(
-  response: LightMyRequestResponse,
-  status: number,
-  error: string,
-  what: string,
-  challenged = false,
-): void {
-  assert.equal(response.statusCode, status, `${what}: ${response.body}`);
-  const body = response.json();
-  assert.deepEqual(Object.keys(body), ['error', 'error_description'], what);
-  assert.equal(body.error, error, what);
-  assert.match(body.error_description, /^[\x20\x21\x23-\x5B\x5D-\x7E]+$/, `${what}: RFC 6749 §5.2 characters only`);
-  assert.match(String(response.headers['content-type']), /^application\/json/, what);
-  assert.equal(response.headers['cache-control'], 'no-store', what);
-  assert.equal(response.headers.pragma, 'no-cache', what);
-  assert.ok(response.headers['x-request-id'], what);
-  assert.equal(response.headers['www-authenticate'], challenged ? 'Basic realm="Dog Registry"' : undefined, what);
-}
+import { build } from '../helper.js';
+import { assertOAuthError, basic, ENDPOINTS, needed, post } from './oauth-assert.js';
 
 test('client authentication fails alike at all three endpoints: invalid_client, 401, a Basic challenge when Basic was tried', async (t) => {
   const api = await build(t);
@@ -136,7 +90,11 @@ test('the token endpoint tells an unknown grant type (unsupported_grant_type) fr
       'unsupported_grant_type',
     ],
     // Offered since the code flow (issue 14): an unknown code is the grant's own error, not an unknown grant type.
-    ['the code grant with an unknown code', 'grant_type=authorization_code&code=x', 'invalid_grant'],
+    [
+      'the code grant with an unknown code',
+      'grant_type=authorization_code&code=x&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&code_verifier=v',
+      'invalid_grant',
+    ],
     ['a grant nobody knows', 'grant_type=telepathy', 'unsupported_grant_type'],
     [
       'an extension grant URI',

@@ -1,13 +1,29 @@
 // The code flow's clients, codes, refresh tokens and chains in the PostgreSQL database, shared by every node.
-import { TOKEN_SWEEP_INTERVAL_MS, type Client } from '../../auth/auth-store.js';
+import { tokenRow, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type Client } from '../../auth/auth-store.js';
 import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
-import type { Connection } from './connection.js';
+import type { Connection, Executor, Transaction } from './connection.js';
 
 type CodeRow = [string, string, string, string, string, string, string, string, string | null];
 type RefreshRow = [string, string, string, string, string, string, string | null, string | null];
 
 const seconds = (): number => Math.floor(Date.now() / 1000);
+
+const SAVE_REFRESH_TOKEN =
+  'INSERT INTO refresh_tokens (token_hash, chain_id, client_id, account_id, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6)';
+const SAVE_ACCESS_TOKEN =
+  'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES ($1, $2, $3, $4, $5, $6, $7)';
+
+/** A refresh token's column values, in SAVE_REFRESH_TOKEN's order. */
+function refreshRow(token: RefreshToken): Array<string | number> {
+  return [token.tokenHash, token.chainId, token.clientId, token.accountId, token.scopes.join(' '), token.expiresAt];
+}
+
+/** Revokes every refresh and access token of a chain, on the pool or in a transaction. */
+async function revokeChainOn(executor: Executor, chainId: string, at: number): Promise<void> {
+  for (const table of ['refresh_tokens', 'access_tokens'])
+    await executor.run(`UPDATE ${table} SET revoked_at = $2 WHERE chain_id = $1 AND revoked_at IS NULL`, [chainId, at]);
+}
 
 export class PostgresGrantStore implements GrantStore {
   /** Expired codes and refresh tokens are deleted now and then, when a code is saved. */
@@ -97,10 +113,7 @@ export class PostgresGrantStore implements GrantStore {
   }
 
   async saveRefreshToken(token: RefreshToken): Promise<void> {
-    await this.db.run(
-      'INSERT INTO refresh_tokens (token_hash, chain_id, client_id, account_id, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [token.tokenHash, token.chainId, token.clientId, token.accountId, token.scopes.join(' '), token.expiresAt],
-    );
+    await this.db.run(SAVE_REFRESH_TOKEN, refreshRow(token));
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined> {
@@ -122,25 +135,33 @@ export class PostgresGrantStore implements GrantStore {
     );
   }
 
-  async retireRefreshToken(tokenHash: string): Promise<boolean> {
-    const changed = await this.db.run(
-      'UPDATE refresh_tokens SET retired_at = $2 WHERE token_hash = $1 AND retired_at IS NULL AND revoked_at IS NULL',
-      [tokenHash, seconds()],
-    );
-    return changed > 0;
+  async rotateRefreshToken(retiring: string, access: AccessToken, next: RefreshToken): Promise<boolean> {
+    return this.db.transaction(async (tx: Transaction) => {
+      // A second use waits here for the first one's commit, then finds the token retired: one rotation wins.
+      const retired = await tx.run(
+        'UPDATE refresh_tokens SET retired_at = $2 WHERE token_hash = $1 AND retired_at IS NULL AND revoked_at IS NULL',
+        [retiring, seconds()],
+      );
+      if (retired === 0) return false;
+      tx.queue(SAVE_ACCESS_TOKEN, tokenRow(access));
+      tx.queue(SAVE_REFRESH_TOKEN, refreshRow(next));
+      return true;
+    });
+  }
+
+  async revokeRefreshToken(tokenHash: string, clientId: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.rows<[string]>(
+        'SELECT chain_id FROM refresh_tokens WHERE token_hash = $1 AND client_id = $2 AND revoked_at IS NULL',
+        [tokenHash, clientId],
+      );
+      if (!row) return false;
+      await revokeChainOn(tx, row[0], seconds());
+      return true;
+    });
   }
 
   async revokeChain(chainId: string): Promise<void> {
-    const at = seconds();
-    await this.db.transaction(async (tx) => {
-      await tx.run('UPDATE refresh_tokens SET revoked_at = $2 WHERE chain_id = $1 AND revoked_at IS NULL', [
-        chainId,
-        at,
-      ]);
-      await tx.run('UPDATE access_tokens SET revoked_at = $2 WHERE chain_id = $1 AND revoked_at IS NULL', [
-        chainId,
-        at,
-      ]);
-    });
+    await this.db.transaction((tx) => revokeChainOn(tx, chainId, seconds()));
   }
 }

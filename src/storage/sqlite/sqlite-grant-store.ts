@@ -1,8 +1,7 @@
 // The code flow's clients, codes, refresh tokens and chains in the SQLite database (writes share the group commit).
-import type { Client } from '../../auth/auth-store.js';
+import { tokenRow, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type Client } from '../../auth/auth-store.js';
 import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
-import { TOKEN_SWEEP_INTERVAL_MS } from '../../auth/auth-store.js';
 import { now } from '../ids.js';
 import type { GroupCommit } from './group-commit.js';
 import type { Statements } from './statements.js';
@@ -129,13 +128,7 @@ export class SqliteGrantStore implements GrantStore {
   }
 
   async saveRefreshToken(token: RefreshToken): Promise<void> {
-    await this.writes.run(() => {
-      this.statements
-        .get(
-          'INSERT INTO refresh_tokens (token_hash, chain_id, client_id, account_id, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-        )
-        .run(token.tokenHash, token.chainId, token.clientId, token.accountId, token.scopes.join(' '), token.expiresAt);
-    });
+    await this.writes.run(() => this.insertRefreshToken(token));
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined> {
@@ -154,23 +147,57 @@ export class SqliteGrantStore implements GrantStore {
     );
   }
 
-  async retireRefreshToken(tokenHash: string): Promise<boolean> {
-    return this.change(
-      'UPDATE refresh_tokens SET retired_at = ? WHERE token_hash = ? AND retired_at IS NULL AND revoked_at IS NULL',
-      tokenHash,
-    );
+  async rotateRefreshToken(retiring: string, access: AccessToken, next: RefreshToken): Promise<boolean> {
+    const at = seconds();
+    return this.writes.run(() => {
+      const retired = this.statements
+        .get(
+          'UPDATE refresh_tokens SET retired_at = ? WHERE token_hash = ? AND retired_at IS NULL AND revoked_at IS NULL',
+        )
+        .run(at, retiring).changes;
+      if (retired === 0) return false;
+      this.statements
+        .get(
+          'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(...tokenRow(access));
+      this.insertRefreshToken(next);
+      return true;
+    });
+  }
+
+  async revokeRefreshToken(tokenHash: string, clientId: string): Promise<boolean> {
+    const at = seconds();
+    return this.writes.run(() => {
+      const row = this.statements
+        .get('SELECT chain_id FROM refresh_tokens WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL')
+        .get(tokenHash, clientId) as { chain_id: string } | undefined;
+      if (!row) return false;
+      this.revokeChainNow(row.chain_id, at);
+      return true;
+    });
   }
 
   async revokeChain(chainId: string): Promise<void> {
     const at = seconds();
-    await this.writes.run(() => {
+    await this.writes.run(() => this.revokeChainNow(chainId, at));
+  }
+
+  /** Inside a write: revokes every refresh and access token of a chain. */
+  private revokeChainNow(chainId: string, at: number): void {
+    for (const table of ['refresh_tokens', 'access_tokens'])
       this.statements
-        .get('UPDATE refresh_tokens SET revoked_at = ? WHERE chain_id = ? AND revoked_at IS NULL')
+        .get(`UPDATE ${table} SET revoked_at = ? WHERE chain_id = ? AND revoked_at IS NULL`)
         .run(at, chainId);
-      this.statements
-        .get('UPDATE access_tokens SET revoked_at = ? WHERE chain_id = ? AND revoked_at IS NULL')
-        .run(at, chainId);
-    });
+  }
+
+  /** Inside a write: a refresh token's INSERT. */
+  private insertRefreshToken(token: RefreshToken): void {
+    this.statements
+      .get(
+        'INSERT INTO refresh_tokens (token_hash, chain_id, client_id, account_id, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(token.tokenHash, token.chainId, token.clientId, token.accountId, token.scopes.join(' '), token.expiresAt);
   }
 
   private read<Row>(sql: string, key: string): Row | undefined {
