@@ -1,100 +1,97 @@
-// The reference page's own script and stylesheet, served as files (the portal's CSP allows no inline script).
+// The reference page's one script, served as a file (the portal's CSP allows no inline script): it sends a "try it"
+// form as a real request to {base} with the page's token, and shows the answer's status, headers and body (and it
+// closes the table of contents on a narrow screen).
 
 /**
- * Starts Swagger UI on the document the page names. The document is fetched here rather than by Swagger UI so that
- * the reader sees each operation once (the .json/.xml twin of a path and the CORS preflights are left out of the view:
- * the page's text says they exist) and so that a bearer scheme can join its security: the OAuth scheme of the document gets a token by a flow, and a reader who holds
- * one already (the quickstart's curl) pastes it into Authorize instead. validatorUrl is off: Swagger UI would otherwise
- * send the document to validator.swagger.io, another host.
+ * Plain ES2017 for any browser the portal serves; it writes only textContent (never HTML), so nothing in an answer can
+ * become markup. Without it the page is complete, and GET forms without path parameters still send themselves.
  */
 export const REFERENCE_SCRIPT = `'use strict';
 (function () {
-  var root = document.getElementById('swagger-ui');
-  if (!root || typeof window.SwaggerUIBundle !== 'function') return;
-  var url = root.getAttribute('data-document');
-  function withBearer(spec) {
-    var components = (spec.components = spec.components || {});
-    // First in Authorize's list: pasting a token is the quickest way to try an operation.
-    components.securitySchemes = Object.assign(
-      {
-        bearerToken: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'An access token you hold already (from POST /oauth2/token), sent as Authorization: Bearer.'
-        }
-      },
-      components.securitySchemes
-    );
-    Object.keys(spec.paths || {}).forEach(function (path) {
-      var item = spec.paths[path];
-      Object.keys(item).forEach(function (method) {
-        var operation = item[method];
-        if (!operation || !Array.isArray(operation.security) || operation.security.length === 0) return;
-        operation.security.unshift({ bearerToken: [] });
-      });
+  // The table of contents comes first on a narrow screen: closed there, it does not push the page down.
+  var toc = document.querySelector('.ref-toc details');
+  if (toc && window.matchMedia('(max-width: 63.99rem)').matches) toc.open = false;
+  var token = document.getElementById('try-token');
+  var forms = document.querySelectorAll('form.try-form');
+  Array.prototype.forEach.call(forms, function (form) {
+    var button = form.querySelector('button[type=submit]');
+    if (button) button.disabled = false;
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      send(form, button);
     });
-    return spec;
-  }
-  // A path ending in .json or .xml whose plain path is there too is its twin; OPTIONS is the CORS preflight.
-  function forReaders(spec) {
-    var paths = spec.paths || {};
-    Object.keys(paths).forEach(function (path) {
-      var plain = path.replace(/\\.(json|xml)$/, '');
-      if (plain !== path && paths[plain]) delete paths[path];
-      else delete paths[path].options;
-    });
-    return spec;
-  }
-  root.textContent = 'Drawing the reference…';
-  // The page preloads the document while the bundle loads: the same plain request takes the preloaded answer.
-  fetch(url)
-    .then(function (answer) {
-      if (!answer.ok) throw new Error('the document answered ' + answer.status);
-      return answer.json();
-    })
-    .then(function (spec) {
-      root.textContent = '';
-      window.SwaggerUIBundle({
-        spec: withBearer(forReaders(spec)),
-        domNode: root,
-        deepLinking: true,
-        docExpansion: 'list',
-        defaultModelsExpandDepth: -1,
-        displayOperationId: false,
-        validatorUrl: null,
-        tryItOutEnabled: false,
-        persistAuthorization: false
-      });
-    })
-    .catch(function (error) {
-      root.textContent = 'The reference could not be drawn (' + error.message + '). The OpenAPI document is at ' + url + '.';
-    });
-})();
-`;
+  });
 
-/**
- * Widens the portal's reading column for the reference, undoes the page frame's code and table cell styles inside
- * Swagger UI (which has its own), and keeps Swagger UI within a 390 px screen.
- */
-export const REFERENCE_CSS = `main{max-width:72rem}
-.swagger-ui code{background:none;padding:0;overflow-wrap:normal}
-.swagger-ui td,.swagger-ui th{overflow-wrap:normal}
-.reference-intro{margin-bottom:1rem}
-.swagger-ui .wrapper{padding:0}
-.swagger-ui .information-container,.swagger-ui .info{margin:1rem 0}
-.swagger-ui .opblock .opblock-summary-path{word-break:break-all}
-.swagger-ui table{table-layout:auto;width:100%}
-.swagger-ui pre,.swagger-ui .microlight{white-space:pre-wrap;word-break:break-word}
-@media (max-width:600px){
-.swagger-ui .opblock .opblock-summary{flex-wrap:wrap}
-.swagger-ui .opblock .opblock-summary-description{flex-basis:100%}
-.swagger-ui .scheme-container .schemes{flex-wrap:wrap}
-.swagger-ui .dialog-ux .modal-ux{max-width:95vw}
-.swagger-ui .response-col_links{display:none}
-.swagger-ui .responses-inner,.swagger-ui .opblock-section-header{padding-left:8px;padding-right:8px}
-.swagger-ui .responses-table .response-col_status{width:3.5em}
-.swagger-ui table.headers thead{display:none}
-.swagger-ui table.headers tr{display:block;padding:.4em 0;border-bottom:1px solid #ddd}
-.swagger-ui table.headers td{display:block;padding:0;border:none}
-}
+  function send(form, button) {
+    var url = form.getAttribute('data-url');
+    var method = form.getAttribute('data-method');
+    var query = new URLSearchParams();
+    var headers = {};
+    Array.prototype.forEach.call(form.querySelectorAll('[data-in]'), function (input) {
+      var value = input.value.trim();
+      var name = input.getAttribute('data-name');
+      var where = input.getAttribute('data-in');
+      if (value === '') return;
+      if (where === 'path') url = url.split('{' + name + '}').join(encodeURIComponent(value));
+      else if (where === 'query') query.append(name, value);
+      else if (where === 'header') headers[name] = value;
+    });
+    if (form.hasAttribute('data-token') && token && token.value.trim() !== '')
+      headers.Authorization = 'Bearer ' + token.value.trim();
+    var init = { method: method, headers: headers, credentials: 'omit', cache: 'no-store' };
+    var body = form.querySelector('[data-body]');
+    if (body && body.value.trim() !== '') {
+      headers['Content-Type'] = form.querySelector('[data-content-type]').value;
+      init.body = body.value;
+    }
+    var target = url + (query.toString() ? '?' + query.toString() : '');
+    var result = form.querySelector('.try-result');
+    var started = Date.now();
+    if (button) button.disabled = true;
+    result.hidden = false;
+    result.textContent = 'Sending ' + method + ' ' + target + ' …';
+    fetch(target, init)
+      .then(function (answer) {
+        return answer.text().then(function (text) {
+          show(result, method, target, answer, text, Date.now() - started);
+        });
+      })
+      .catch(function (error) {
+        result.textContent = 'The request failed before an answer came: ' + error.message;
+      })
+      .then(function () {
+        if (button) button.disabled = false;
+      });
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function show(result, method, target, answer, text, took) {
+    result.textContent = '';
+    var line = element('p', 'try-status');
+    line.appendChild(element('span', 'status s' + String(answer.status).charAt(0), String(answer.status)));
+    line.appendChild(document.createTextNode(' ' + answer.statusText + ' · ' + method + ' ' + target + ' · ' + took + ' ms'));
+    result.appendChild(line);
+    var head = [];
+    answer.headers.forEach(function (value, name) {
+      head.push(name + ': ' + value);
+    });
+    result.appendChild(element('p', 'example-label', 'Headers'));
+    result.appendChild(element('pre', '', head.join('\\n')));
+    result.appendChild(element('p', 'example-label', 'Body'));
+    var shown = text;
+    try {
+      if (text) shown = JSON.stringify(JSON.parse(text), null, 2);
+    } catch (notJson) {
+      shown = text;
+    }
+    result.appendChild(element('pre', 'try-body', shown || '(empty)'));
+    result.focus();
+  }
+})();
 `;

@@ -4,24 +4,22 @@ import type { Config } from '../config.js';
 
 /**
  * Only the portal's own files: scripts from files (no inline script, so an injected one does not run — the reference
- * page's script is a file of the portal), styles from files (pages carry no inline style), images from the portal and
- * data: URLs (the reference's own icons). Fetches also to the API's origin, for the reference's "try it" when {base}
- * is another host. No framing (clickjacking of the login and consent pages), forms post only to the portal, no <base>
- * and no plugins.
+ * page's script is a file of the portal), styles from files (no inline style, no style attribute), images from the
+ * portal and data: URLs. Fetches also to the API's origin, for the reference's "try it" when {base} is another host.
+ * No framing (clickjacking of the login and consent pages), forms post only to the portal — and, with `formsToApi`
+ * (the reference page, whose GET forms work without JavaScript), to the API — no <base> and no plugins.
  */
-export function contentSecurityPolicy(config: Config, { styleAttributes = false } = {}): string {
+export function contentSecurityPolicy(config: Config, { formsToApi = false } = {}): string {
   const api = new URL(config.publicUrl).origin;
   const connect = api === new URL(config.portalUrl).origin ? "'self'" : `'self' ${api}`;
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    // Swagger UI (the reference page) sets style attributes as it draws; no page of ours needs them otherwise.
-    ...(styleAttributes ? ["style-src-attr 'unsafe-inline'"] : []),
     "img-src 'self' data:",
     `connect-src ${connect}`,
     "frame-ancestors 'none'",
-    "form-action 'self'",
+    `form-action ${formsToApi ? connect : "'self'"}`,
     "base-uri 'none'",
     "object-src 'none'",
   ].join('; ');
