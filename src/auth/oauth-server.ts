@@ -186,7 +186,11 @@ export function createTokenIssuer(
     });
     await server.token(request, response);
     issued?.inc({ grant });
-    return response.body as Record<string, unknown>;
+    const answer = response.body as Record<string, unknown>;
+    // The library counts expires_in from the expiry back to its own clock a moment later, so that it could read one
+    // second short (3599): the token was issued just now, with the whole lifetime.
+    if (typeof answer.expires_in === 'number') answer.expires_in = tokenTtlSeconds;
+    return answer;
   };
 }
 

@@ -36,6 +36,7 @@ test('the whole flow: consent, allow, code, token with the verifier; the token a
   const code = await codeOf(flow);
   const token = await exchange(flow, code);
   assert.equal(token.statusCode, 200, token.body);
+  assert.equal(token.json().expires_in, 3600);
   assert.equal(token.headers['cache-control'], 'no-store');
   const body = token.json();
   assert.equal(body.token_type, 'Bearer');

@@ -53,7 +53,7 @@ test('client_credentials with client_secret_basic or client_secret_post issues a
     assert.equal(response.headers['cache-control'], 'no-store');
     const body = response.json();
     assert.equal(body.token_type, 'Bearer');
-    assert.ok(body.expires_in >= 3599 && body.expires_in <= 3600, String(body.expires_in));
+    assert.equal(body.expires_in, 3600);
     assert.equal(body.scope, 'read write');
     assert.ok(Buffer.from(body.access_token, 'base64url').length >= 16, 'at least 128 bits');
     const used = await api.request({ url: '/v1/dogs', token: body.access_token });
@@ -213,4 +213,13 @@ test('issuing tokens sweeps tokens that expired more than a day ago', async (t) 
   (api.storage.auth as unknown as { sweeps: NowAndThen }).sweeps.reset();
   await token(api, { grant_type: 'client_credentials' }, basic(clientId, clientSecret));
   assert.equal(await api.storage.auth.findToken(secretHash('ancient')), undefined);
+});
+
+test('expires_in is the whole TOKEN_TTL_SECONDS of a token just issued', async (t) => {
+  const api = await build(t, { TOKEN_TTL_SECONDS: '120' });
+  const { clientId, clientSecret } = api.credentials;
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const response = await token(api, { grant_type: 'client_credentials' }, basic(clientId, clientSecret));
+    assert.equal(response.json().expires_in, 120);
+  }
 });
