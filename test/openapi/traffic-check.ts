@@ -97,11 +97,9 @@ function isRefusal(line: TrafficLine): boolean {
 
 function unmatchedPath(doc: VersionDocument, path: string, line: TrafficLine): Outcome {
   const refused = isRefusal(line);
-  // The runtime strips any suffix of the last segment (`/dogs/abc.xml`, one trailing slash aside: `/dogs.xml/`), as
-  // format-suffix.ts does: the path it then routes may be documented.
-  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  const suffix = /\.([^/]*)$/.exec(trimmed);
-  const routed = suffix ? doc.match(trimmed.slice(0, suffix.index)) : undefined;
+  // The runtime strips any suffix of the last segment (`/dogs/abc.xml`): the path it then routes may be documented.
+  const suffix = /\.([^/]*)$/.exec(path);
+  const routed = suffix ? doc.match(path.slice(0, suffix.index)) : undefined;
   if (routed !== undefined) {
     if (refused && !/^(json|xml)$/i.test(suffix![1]!))
       return { excluded: 'a format suffix the service does not have, refused' };

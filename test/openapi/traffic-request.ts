@@ -25,13 +25,12 @@ function bodyNamesMethod(line: TrafficLine): boolean {
 }
 
 /**
- * The path the router sees: a format suffix lower-cased (the service reads `.XML` as `.xml`, and the documents say
- * so), and one trailing slash dropped (/v1/dogs/ is /v1/dogs). A suffix is read from the last segment as sent, so
- * `/dogs.xml/` has none: it routes `/dogs.xml`, a path no template has.
+ * The path the router sees: one trailing slash dropped (/v1/dogs/ is /v1/dogs, and /dogs.xml/ is /dogs.xml, as
+ * format-suffix.ts reads it), and a format suffix lower-cased (the service reads `.XML` as `.xml`, and the documents
+ * say so).
  */
 export function routedPath(path: string): string {
   const unslashed = path.replace(/(.)\/$/, '$1');
-  if (unslashed !== path && /\.[^/]*$/.test(unslashed)) return path;
   return unslashed.replace(/\.(json|xml)$/i, (suffix) => suffix.toLowerCase());
 }
 
