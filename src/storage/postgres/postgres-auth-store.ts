@@ -16,8 +16,8 @@ type TokenRow = [string, string, string, string, string, string, string | null];
 
 /** The columns tokenRow gives, in its order. */
 const TOKEN_COLUMNS = 'token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id';
-/** A token's INSERT. */
-const SAVE_TOKEN = `INSERT INTO access_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`;
+/** A token's INSERT (also the grant store's, at a refresh token's rotation). */
+export const SAVE_TOKEN = `INSERT INTO access_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`;
 /** Several tokens' INSERT: each of tokenRow's values as the array of every token's (group-commit.ts). */
 const SAVE_TOKENS = `INSERT INTO access_tokens (${TOKEN_COLUMNS})
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::text[])`;

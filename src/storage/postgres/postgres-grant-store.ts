@@ -2,6 +2,7 @@
 import { tokenRow, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type Client } from '../../auth/auth-store.js';
 import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
+import { SAVE_TOKEN } from './postgres-auth-store.js';
 import type { Connection, Executor, Transaction } from './connection.js';
 
 type CodeRow = [string, string, string, string, string, string, string, string, string | null];
@@ -11,8 +12,6 @@ const seconds = (): number => Math.floor(Date.now() / 1000);
 
 const SAVE_REFRESH_TOKEN =
   'INSERT INTO refresh_tokens (token_hash, chain_id, client_id, account_id, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6)';
-const SAVE_ACCESS_TOKEN =
-  'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES ($1, $2, $3, $4, $5, $6, $7)';
 
 /** A refresh token's column values, in SAVE_REFRESH_TOKEN's order. */
 function refreshRow(token: RefreshToken): Array<string | number> {
@@ -143,7 +142,7 @@ export class PostgresGrantStore implements GrantStore {
         [retiring, seconds()],
       );
       if (retired === 0) return false;
-      tx.queue(SAVE_ACCESS_TOKEN, tokenRow(access));
+      tx.queue(SAVE_TOKEN, tokenRow(access));
       tx.queue(SAVE_REFRESH_TOKEN, refreshRow(next));
       return true;
     });

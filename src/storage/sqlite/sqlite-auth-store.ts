@@ -34,6 +34,10 @@ interface TokenRow {
   revoked_at: number | null;
 }
 
+/** A token's INSERT, in tokenRow's order (also the grant store's, at a refresh token's rotation). */
+export const SAVE_TOKEN =
+  'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES (?, ?, ?, ?, ?, ?, ?)';
+
 export class SqliteAuthStore implements AuthStore {
   /** Expired tokens are deleted now and then, when one is saved. */
   private readonly sweeps = new NowAndThen(TOKEN_SWEEP_INTERVAL_MS);
@@ -84,11 +88,7 @@ export class SqliteAuthStore implements AuthStore {
   async saveToken(token: AccessToken): Promise<void> {
     const sweep = this.sweeps.due();
     await this.writes.run(() => {
-      this.statements
-        .get(
-          'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        )
-        .run(...tokenRow(token));
+      this.statements.get(SAVE_TOKEN).run(...tokenRow(token));
       if (sweep)
         this.statements
           .get('DELETE FROM access_tokens WHERE expires_at < ?')

@@ -3,6 +3,7 @@ import { tokenRow, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type Client } from
 import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import { now } from '../ids.js';
+import { SAVE_TOKEN } from './sqlite-auth-store.js';
 import type { GroupCommit } from './group-commit.js';
 import type { Statements } from './statements.js';
 
@@ -156,11 +157,7 @@ export class SqliteGrantStore implements GrantStore {
         )
         .run(at, retiring).changes;
       if (retired === 0) return false;
-      this.statements
-        .get(
-          'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at, chain_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        )
-        .run(...tokenRow(access));
+      this.statements.get(SAVE_TOKEN).run(...tokenRow(access));
       this.insertRefreshToken(next);
       return true;
     });
