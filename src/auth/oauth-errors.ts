@@ -105,10 +105,9 @@ const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailur
         )
       : new InvalidRequest(description),
   invalid_client: (description) => new InvalidClient(description, false),
-  // RFC 6749 §5.2: a missing parameter is invalid_request. The library calls a code exchange without the
-  // code_verifier its PKCE challenge needs an invalid_grant, though nothing about the grant was checked yet.
-  invalid_grant: (description) =>
-    description.startsWith('Missing parameter') ? new InvalidRequest(description) : new InvalidGrant(description),
+  // The library's one invalid_grant that is a missing parameter (a code exchange without its code_verifier) never
+  // reaches it: oauth-server.ts answers a missing one invalid_request before (RFC 6749 §5.2).
+  invalid_grant: (description) => new InvalidGrant(description),
   unauthorized_client: (description) => new UnauthorizedClient(description),
   unsupported_grant_type: (description) => new UnsupportedGrantType(description),
   // A refresh may narrow the consent's scopes, never widen them (RFC 6749 §6), whatever else the client holds.
