@@ -72,8 +72,11 @@ export function registerOAuthRoutes(app: FastifyInstance, options: OAuthRouteOpt
     const hash = secretHash(token);
     // RFC 7009 §2.1: the hint only orders the search. A refresh token takes its whole chain with it (its access
     // tokens too); an unknown token, or one of another client, is answered 200 all the same (§2.2).
-    const kinds = [() => store.revokeToken(hash, client.id), () => grants.revokeRefreshToken(hash, client.id)];
-    if (body.token_type_hint === 'refresh_token') kinds.reverse();
+    const kinds = inHintOrder(
+      body,
+      () => store.revokeToken(hash, client.id),
+      () => grants.revokeRefreshToken(hash, client.id),
+    );
     for (const revoke of kinds) if (await revoke()) break;
     verifier.forget(token);
     return reply.code(200).send();
@@ -83,14 +86,22 @@ export function registerOAuthRoutes(app: FastifyInstance, options: OAuthRouteOpt
     const body = formOf(request);
     const client = await authenticated(store, request, body);
     const hash = secretHash(tokenParameter(body));
-    const kinds = [() => accessTokenInfo(store, hash, client), () => refreshTokenInfo(grants, hash, client, clock)];
-    if (body.token_type_hint === 'refresh_token') kinds.reverse();
+    const kinds = inHintOrder(
+      body,
+      () => accessTokenInfo(store, hash, client),
+      () => refreshTokenInfo(grants, hash, client, clock),
+    );
     for (const describe of kinds) {
       const info = await describe();
       if (info) return sendOAuth(reply, 200, { active: true, ...info, iss: base });
     }
     return sendOAuth(reply, 200, { active: false });
   });
+}
+
+/** RFC 7009 §2.1, RFC 7662 §2.1: `token_type_hint` only orders the two look-ups, access tokens first unless it says refresh_token. */
+function inHintOrder<T>(body: Readonly<Record<string, string>>, access: T, refresh: T): T[] {
+  return body.token_type_hint === 'refresh_token' ? [refresh, access] : [access, refresh];
 }
 
 /**
