@@ -7,13 +7,15 @@ import { ICON_SVG, iconIco } from './icons.js';
 import { NO_SESSION } from './portal-context.js';
 import { PORTAL_CSS } from './portal-css.js';
 
-/** Changes with the files, so pages link a new URL when they change; a day's cache is then safe. */
-export const ASSET_VERSION = etagOf(PORTAL_CSS + ICON_SVG)
-  .replace(/\W/g, '')
-  .slice(0, 12);
+/** A version of some files' contents for their links (`?v=`): a new file is a new URL, so a day's cache is safe. */
+export function assetVersion(...bodies: string[]): string {
+  return etagOf(bodies.join('')).replace(/\W/g, '').slice(0, 12);
+}
+
+export const ASSET_VERSION = assetVersion(PORTAL_CSS, ICON_SVG);
 const ASSET_CACHE = 'public, max-age=86400';
 
-interface Asset {
+export interface Asset {
   readonly url: string;
   readonly type: string;
   readonly body: string | Buffer;
@@ -40,7 +42,8 @@ export function registerRootFavicon(app: FastifyInstance, wrongMethod: WrongMeth
   serveAsset(app, ICO_ASSET, wrongMethod);
 }
 
-function serveAsset(app: FastifyInstance, asset: Asset, wrongMethod: WrongMethodAnswer): void {
+/** One file of the portal: a day's cache, revalidated by its ETag, compressed on the way out like every answer. */
+export function serveAsset(app: FastifyInstance, asset: Asset, wrongMethod: WrongMethodAnswer): void {
   const etag = etagOf(typeof asset.body === 'string' ? asset.body : asset.body.toString('base64'));
   routeEveryMethod(app, {
     url: asset.url,
