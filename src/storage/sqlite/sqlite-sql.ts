@@ -62,16 +62,18 @@ export const insertQuery = perDefinition((def: ResourceDef): string => {
   return `INSERT INTO ${def.name} (tenant_id, ${fields.map(columnOf).join(', ')}) VALUES (?, ${fields.map(() => '?').join(', ')})`;
 });
 
-/** An item's keys in the search index (parameters: tenant, seq, the keys as a JSON array). */
-export const searchKeysInsert = perDefinition(
-  (def: ResourceDef): string =>
-    `INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) SELECT ?, value, ? FROM json_each(?)`,
+/**
+ * One key of an item in the search index (parameters: tenant, key, seq). An item's keys are written one statement run
+ * each: a JSON array through json_each in one statement cost twice as much on 100,000 dogs (105 against 40 µs for a
+ * dog's 17 keys; a VALUES list of 17 rows the same as json_each).
+ */
+export const searchKeyInsert = perDefinition(
+  (def: ResourceDef): string => `INSERT INTO ${def.name}_search_keys (tenant_id, key, seq) VALUES (?, ?, ?)`,
 );
 
-/** Removes an item's keys, found through the primary key (parameters: tenant, seq, the keys as a JSON array). */
-export const searchKeysDelete = perDefinition(
-  (def: ResourceDef): string =>
-    `DELETE FROM ${def.name}_search_keys WHERE tenant_id = ? AND seq = ? AND key IN (SELECT value FROM json_each(?))`,
+/** Removes one key of an item, by the primary key (parameters: tenant, key, seq). */
+export const searchKeyDelete = perDefinition(
+  (def: ResourceDef): string => `DELETE FROM ${def.name}_search_keys WHERE tenant_id = ? AND key = ? AND seq = ?`,
 );
 
 /**

@@ -28,7 +28,7 @@ import { COUNT_SQL } from '../resource-counts.js';
 import { MissingReferences } from '../storage-error.js';
 import { changedKeys, itemKeys } from '../search-keys.js';
 import type { IdempotencyClaim, IdempotencyKey, TenantScope } from '../storage.js';
-import { currentQuery, insertQuery, searchKeysDelete, searchKeysInsert } from './sqlite-sql.js';
+import { currentQuery, insertQuery, searchKeyDelete, searchKeyInsert } from './sqlite-sql.js';
 import type { Statements } from './statements.js';
 
 /** The shared statements with SQLite's placeholders: each `$n` is used once and in order, so `?` binds the same. */
@@ -73,8 +73,8 @@ export class SqliteWrites {
     const sql = `UPDATE ${def.name} SET ${changed.map((name) => `${columnOf(name)} = ?`).join(', ')} WHERE seq = ?`;
     this.statements.get(sql).run(...changed.map((name) => item[name]), seq);
     const { gone, added } = changedKeys(before, itemKeys(def, item));
-    if (gone.length > 0) this.statements.get(searchKeysDelete(def)).run(scope.tenantId, seq, JSON.stringify(gone));
-    if (added.length > 0) this.statements.get(searchKeysInsert(def)).run(scope.tenantId, seq, JSON.stringify(added));
+    this.writeKeys(searchKeyDelete(def), scope, seq, gone);
+    this.writeKeys(searchKeyInsert(def), scope, seq, added);
     this.replaceLinks(scope, id, plan.links);
     this.statements.get(COUNT_ADD).run(scope.tenantId, plan.count.resource, plan.count.by);
     return item;
@@ -87,7 +87,7 @@ export class SqliteWrites {
   remove(scope: TenantScope, id: string, plan: RemovePlan, { seq, item }: CurrentRow): void {
     const { def, clear } = plan;
     this.statements.get(`DELETE FROM ${def.name} WHERE seq = ?`).run(seq);
-    this.statements.get(searchKeysDelete(def)).run(scope.tenantId, seq, JSON.stringify(itemKeys(def, item)));
+    this.writeKeys(searchKeyDelete(def), scope, seq, itemKeys(def, item));
     this.statements.get(COUNT_ADD).run(scope.tenantId, plan.count.resource, plan.count.by);
     for (const { table, column } of clear.refColumns) {
       this.statements
@@ -101,7 +101,14 @@ export class SqliteWrites {
 
   /** Writes an item's keys in the search index (search-keys.ts). */
   indexKeys(scope: TenantScope, def: ResourceDef, seq: number | bigint, item: Item): void {
-    this.statements.get(searchKeysInsert(def)).run(scope.tenantId, seq, JSON.stringify(itemKeys(def, item)));
+    this.writeKeys(searchKeyInsert(def), scope, seq, itemKeys(def, item));
+  }
+
+  /** Runs `sql` (searchKeyInsert or searchKeyDelete) once for each of an item's `keys`. */
+  private writeKeys(sql: string, scope: TenantScope, seq: number | bigint, keys: readonly string[]): void {
+    if (keys.length === 0) return;
+    const statement = this.statements.get(sql);
+    for (const key of keys) statement.run(scope.tenantId, key, seq);
   }
 
   current(def: ResourceDef, scope: TenantScope, id: string): CurrentRow | undefined {
