@@ -26,8 +26,8 @@ export function searchParameters(defs: readonly ResourceDef[]): Record<string, J
   return {
     types: inQuery(
       'types',
-      `The resources to search, comma-separated (repeats count once); without it, all of them. Another name is a ` +
-        `400 listing these.`,
+      `The resources to search, comma-separated, in any case (repeats count once); without it, all of them. ` +
+        `Another name is a 400 listing these.`,
       COMMA_LIST,
       { example: names.slice(0, 2).join(',') },
     ),

@@ -74,12 +74,15 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
   };
 }
 
-/** `types=dogs,owners` narrows the search; without it, every resource is searched. */
+/**
+ * `types=dogs,owners` narrows the search; without it, every resource is searched. Like a filter's values, the names are
+ * read in any case (`Dogs` is `dogs`) and quoted back in lower case.
+ */
 function parseTypes(raw: string | undefined): ResourceDef[] {
   if (raw === undefined) return [...resources];
   const names = raw
     .split(',')
-    .map((name) => name.trim())
+    .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== '');
   const defs = names.map((name) => resourceByName(name));
   const wrong = names.find((_, index) => !defs[index]);

@@ -71,3 +71,29 @@ test('/search needs q, takes types from the resource names, and refuses fields',
   const wrongType = await api.request({ url: '/v1/search?q=rex&types=dogs,cats' });
   assert.match(wrongType.json().message, /dogs, owners, veterinarians, foods; "cats" is not one of them/);
 });
+
+test('/search reads types in any case, as a filter reads its values, and quotes a wrong one in lower case', async (t) => {
+  const api = await build(t);
+  await create(api, 'dogs', { name: 'Rex' });
+  await create(api, 'owners', { name: 'Rex Owner' });
+  await create(api, 'foods', { name: 'Rex Bites' });
+  for (const version of [1, 2]) {
+    const lower = await api.request({ url: `/v${version}/search?q=rex&types=dogs,owners` });
+    const mixed = await api.request({ url: `/v${version}/search?q=rex&types=Dogs,%20OWNERS` });
+    assert.equal(mixed.statusCode, 200, mixed.body);
+    assert.match(String(mixed.headers['content-type']), /^application\/json/);
+    assert.deepEqual(kinds(mixed.json()), ['dog:Rex', 'owner:Rex Owner']);
+    assert.equal(mixed.body, lower.body);
+    assert.equal(mixed.headers.etag, lower.headers.etag);
+  }
+  const wrong = await api.request({ url: '/v2/search?q=rex&types=Dogs,Cats' });
+  assert.equal(wrong.statusCode, 400);
+  assert.match(String(wrong.headers['content-type']), /^application\/json/);
+  assert.deepEqual(wrong.json(), {
+    message:
+      'types names the resources to search, comma-separated, from: dogs, owners, veterinarians, foods; "cats" is not ' +
+      'one of them.',
+    more_info: `${BASE}/portal/errors/2005`,
+    code: 2005,
+  });
+});
