@@ -25,6 +25,8 @@ export const MAX_FRACTION_DIGITS = 6;
 /** Leading zeros of the integer part and trailing zeros of the fraction are not counted, but even they have an end. */
 const MAX_AMOUNT_LENGTH = 40;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+/** Zero with a minus sign (`-0`, `-0.00`): still 0, a decimal ≥ 0 (SPEC §6), so read without its sign. */
+const NEGATIVE_ZERO = /^-0+(?:\.0+)?$/;
 
 export const AMOUNT_ACCEPTED =
   `a decimal number of 0 or more written with digits and an optional decimal point, such as 100 or 99.95, ` +
@@ -33,11 +35,13 @@ export const AMOUNT_ACCEPTED =
 
 /**
  * An amount as the query string gives it; anything but a plain non-negative decimal within the digit limits is a 400.
+ * Zero written with a minus sign is zero.
  */
 export function parseAmount(raw: string): Money {
-  const match = raw.length <= MAX_AMOUNT_LENGTH ? DECIMAL.exec(raw) : null;
+  const unsigned = NEGATIVE_ZERO.test(raw) ? raw.slice(1) : raw;
+  const match = raw.length <= MAX_AMOUNT_LENGTH ? DECIMAL.exec(unsigned) : null;
   if (!match) {
-    const why = /^\s*-/.test(raw)
+    const why = /^\s*-/.test(unsigned)
       ? 'it is negative'
       : raw.length > MAX_AMOUNT_LENGTH
         ? `it is ${raw.length} characters long`
@@ -53,7 +57,7 @@ export function parseAmount(raw: string): Money {
         : `${fractionDigits} digits after the point`;
     throw new ApiError('amountInvalid', `amount must be ${AMOUNT_ACCEPTED}; "${clip(raw)}" has ${why}.`);
   }
-  return new Money(raw);
+  return new Money(unsigned);
 }
 
 /** The canonical text of a decimal: no exponent, no leading or trailing zeros (`100.50` → `100.5`). */

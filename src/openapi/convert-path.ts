@@ -14,9 +14,9 @@ const AMOUNT: JsonObject = {
   required: true,
   example: '100',
   description:
-    `The amount of the source currency: ${AMOUNT_ACCEPTED}. It is echoed in canonical form (100.50 → "100.5"). ` +
-    `Anything else is a 400 (code 6001).`,
-  schema: { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$', maxLength: 40 },
+    `The amount of the source currency: ${AMOUNT_ACCEPTED}. It is echoed in canonical form (100.50 → "100.5"; ` +
+    `zero with a minus sign, -0, is 0). Anything else is a 400 (code 6001).`,
+  schema: { type: 'string', pattern: '^(-0+(\\.0+)?|[0-9]+(\\.[0-9]+)?)$', maxLength: 40 },
 };
 
 /** A parameter of /convert, written in place: no other operation has it. */

@@ -14,6 +14,10 @@ const CANONICAL: ReadonlyArray<[string, string]> = [
   ['999999999999999.999999', '999999999999999.999999'],
   ['000000000000000000001', '1'],
   ['1.0000000', '1'],
+  // Zero with a minus sign is still zero (a decimal ≥ 0, SPEC §6): read, and echoed, without the sign.
+  ['-0', '0'],
+  ['-0.00', '0'],
+  ['-000.0000000', '0'],
 ];
 
 test('an amount is read exactly and echoed in canonical form', () => {
@@ -22,7 +26,12 @@ test('an amount is read exactly and echoed in canonical form', () => {
 
 const REFUSED: ReadonlyArray<[string, RegExp]> = [
   ['-1', /is negative/],
-  ['-0', /is negative/],
+  ['-0.5', /is negative/],
+  ['-0.000001', /is negative/],
+  ['-10', /is negative/],
+  ['--0', /is negative/],
+  ['-0.', /is negative/],
+  [`-${'0'.repeat(40)}`, /41 characters long/],
   ['+5', /not written that way/],
   ['1e3', /not written that way/],
   ['1E-2', /not written that way/],

@@ -128,6 +128,27 @@ test('codes are accepted in any case and echoed in upper case; amounts are echoe
   }
 });
 
+test('zero written with a minus sign is zero, echoed "0"; any other negative amount is a 400', async (t) => {
+  const api = await build(t);
+  for (const amount of ['-0', '-0.00', '-00.0']) {
+    const response = await api.request({ url: `/v2/convert?from=EUR&to=USD&amount=${amount}` });
+    assert.equal(response.statusCode, 200, amount);
+    assert.match(String(response.headers['content-type']), /^application\/json/, amount);
+    assert.equal(
+      response.body,
+      `{"conversion":{"from":"EUR","to":"USD","amount":"0","rate":"1.0163","result":"0.00","rateDate":"2022-07-08","source":"${SOURCE}"}}`,
+      amount,
+    );
+  }
+  for (const amount of ['-0.01', '-1', '-0.000001']) {
+    const response = await api.request({ url: `/v2/convert?from=EUR&to=USD&amount=${amount}` });
+    assert.equal(response.statusCode, 400, amount);
+    assert.match(String(response.headers['content-type']), /^application\/json/, amount);
+    assert.equal(response.json().code, 6001, amount);
+    assert.match(response.json().message, new RegExp(`"${amount}" is not: it is negative\\.$`), amount);
+  }
+});
+
 test('a conversion is XML with a .xml suffix or an Accept header', async (t) => {
   const api = await build(t);
   const expected =
