@@ -13,6 +13,7 @@ import {
   checkKnownParams,
   parseFilters,
   parseLimit,
+  MAX_Q_LENGTH,
   MAX_SEARCH_DEPTH,
   parseOffset,
   parseQ,
@@ -177,6 +178,7 @@ export function readOperation(def: ResourceDef, { storage }: RouteDeps): Operati
   return {
     descriptor,
     async run(context) {
+      if (context.id === 'search' && context.query.q !== undefined) throw searchOnItemPath(def, context);
       checkParams(context, descriptor);
       const selection = selectionOf(def, context);
       const id = idOf(def, context);
@@ -280,6 +282,23 @@ function ifMatchCheck(def: ResourceDef, context: ApiContext): Precondition | und
       );
     }
   };
+}
+
+/**
+ * `GET /dogs/search?q=rex` reaches the item path with the id "search" (a reserved word, never an id: SPEC §1), where q
+ * is not accepted; the 400 says where a search goes instead, with the text given when it is search text.
+ */
+function searchOnItemPath(def: ResourceDef, context: ApiContext): ApiError {
+  const q = context.query.q;
+  const given = typeof q === 'string' && q.trim() !== '' && [...q].length <= MAX_Q_LENGTH;
+  const text = given ? new URLSearchParams({ q }).toString() : 'q=…';
+  const version = `/v${context.version}`;
+  return new ApiError(
+    'unknownParameter',
+    `The query parameter "q" is not accepted here: ${version}/${def.name}/search reads as the path of one ` +
+      `${def.singular}, and "search" is never an id. Search the ${def.name} with ${version}/${def.name}?${text}, or ` +
+      `every resource with ${version}/search?${text}.`,
+  );
 }
 
 function notFound(def: ResourceDef, id: string): ApiError {

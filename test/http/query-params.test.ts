@@ -139,6 +139,56 @@ test('an unknown query parameter is a 400 naming it and listing the accepted one
   assert.equal(post.json().code, 2000);
 });
 
+test('q on <collection>/search, an item path whose id would be "search", is a 400 that points to the searches', async (t) => {
+  const api = await build(t);
+  for (const version of [1, 2]) {
+    for (const [resource, singular] of [
+      ['dogs', 'dog'],
+      ['owners', 'owner'],
+      ['veterinarians', 'veterinarian'],
+      ['foods', 'food'],
+    ]) {
+      const url = `/v${version}/${resource}/search?q=rex%20oslo`;
+      const response = await api.request({ url });
+      assert.equal(response.statusCode, 400, url);
+      assert.match(String(response.headers['content-type']), /^application\/json/, url);
+      assert.deepEqual(
+        response.json(),
+        {
+          message:
+            `The query parameter "q" is not accepted here: /v${version}/${resource}/search reads as the path of one ` +
+            `${singular}, and "search" is never an id. Search the ${resource} with /v${version}/${resource}?q=rex+oslo, ` +
+            `or every resource with /v${version}/search?q=rex+oslo.`,
+          more_info: 'http://api.test/portal/errors/2000',
+          code: 2000,
+        },
+        url,
+      );
+    }
+  }
+  // The suggested paths are the searches: they answer.
+  for (const url of ['/v2/dogs?q=rex+oslo', '/v2/search?q=rex+oslo'])
+    assert.equal((await api.request({ url })).statusCode, 200, url);
+  // Search text that could not be searched is not repeated; XML and another parameter keep the same answer.
+  for (const [url, q, type] of [
+    ['/v2/dogs/search?q=', 'q=…', 'application/json'],
+    [`/v2/dogs/search?q=${'a'.repeat(201)}`, 'q=…', 'application/json'],
+    ['/v2/dogs/search.xml?limit=5&q=%C3%B8%26', 'q=%C3%B8%26', 'application/xml'],
+  ]) {
+    const response = await api.request({ url });
+    assert.equal(response.statusCode, 400, url);
+    assert.match(String(response.headers['content-type']), new RegExp(`^${type}`), url);
+    assert.ok(
+      response.body.includes(`Search the dogs with /v2/dogs?${q}, or every resource with /v2/search?${q}.`),
+      response.body,
+    );
+  }
+  // Without q it stays an item that is not there.
+  const plain = await api.request({ url: '/v2/dogs/search' });
+  assert.equal(plain.statusCode, 404);
+  assert.equal(plain.json().code, 4000);
+});
+
 test('a trailing slash is tolerated', async (t) => {
   const api = await build(t);
   await createDog(api, { name: 'Rex', furColor: 'brown' });
