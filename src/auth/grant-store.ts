@@ -48,7 +48,11 @@ export interface GrantStore {
   findCode(codeHash: string): Promise<AuthorizationCode | undefined>;
   /** Marks a code used; false when it was used already (or is unknown): one exchange wins. */
   useCode(codeHash: string): Promise<boolean>;
-  saveRefreshToken(token: RefreshToken): Promise<void>;
+  /**
+   * A code exchange's access token and the refresh token that comes with it, in one transaction: a crash never leaves
+   * the one without the other.
+   */
+  saveTokens(access: AccessToken, refresh: RefreshToken): Promise<void>;
   findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined>;
   /**
    * A refresh token's rotation, in one transaction: retires `retiring` and saves the access and refresh tokens that

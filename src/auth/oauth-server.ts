@@ -121,8 +121,7 @@ function grantModel(store: AuthStore, grants: GrantStore, clock: () => number) {
         revoked: false,
       };
       if (user.rotating === undefined) {
-        await store.saveToken(access);
-        await grants.saveRefreshToken(refresh);
+        await grants.saveTokens(access, refresh);
       } else if (!(await grants.rotateRefreshToken(user.rotating, access, refresh))) {
         await grants.revokeChain(user.chainId);
         throw new OAuth2Server.InvalidGrantError('Invalid grant: refresh token is invalid');

@@ -2,6 +2,9 @@
 // and the metadata that lists all of it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { secretHash } from '../../src/auth/secrets.js';
+import type { Storage } from '../../src/storage/storage.js';
+import { rawRun, rawValue, rowsHolding } from '../raw-sql.js';
 import { codeFlow, codeOf, exchange, REDIRECT, tokenRequest, VERIFIER, type CodeFlow } from './code-flow-helper.js';
 
 /** Whether an access token is accepted by the API now. */
@@ -94,6 +97,54 @@ test('a code used twice is refused, and every token issued from it is revoked', 
   const refreshed = await refresh(flow, first.refresh_token);
   assert.equal(refreshed.statusCode, 400);
   assert.equal(refreshed.json().error, 'invalid_grant');
+});
+
+/** Makes every INSERT into refresh_tokens fail inside the database, as a crash or a full disk would. */
+async function refuseRefreshTokens(storage: Storage): Promise<void> {
+  if (storage.kind === 'sqlite') {
+    await rawRun(
+      storage,
+      "CREATE TRIGGER refuse_refresh BEFORE INSERT ON refresh_tokens BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    );
+    return;
+  }
+  await rawRun(
+    storage,
+    "CREATE FUNCTION refuse_refresh() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$",
+  );
+  await rawRun(
+    storage,
+    'CREATE TRIGGER refuse_refresh BEFORE INSERT ON refresh_tokens FOR EACH ROW EXECUTE FUNCTION refuse_refresh()',
+  );
+}
+
+test('a code exchange saves its access token and its refresh token, of one chain', async (t) => {
+  const flow = await codeFlow(t);
+  const answer = await exchange(flow, await codeOf(flow));
+  assert.equal(answer.statusCode, 200, answer.body);
+  assert.equal(answer.headers['cache-control'], 'no-store');
+  const tokens = answer.json();
+  assert.equal(tokens.token_type, 'Bearer');
+  const { storage } = flow.api;
+  const saved = await storage.auth.findToken(secretHash(tokens.access_token));
+  const savedRefresh = await storage.grants.findRefreshToken(secretHash(tokens.refresh_token));
+  assert.ok(saved && savedRefresh, 'both tokens are stored');
+  assert.equal(saved.tenantId, flow.user.tenantId);
+  assert.equal(savedRefresh.accountId, flow.user.tenantId);
+  const chain = await rawValue(storage, 'SELECT chain_id FROM access_tokens WHERE token_hash = ?', [saved.tokenHash]);
+  assert.equal(chain, savedRefresh.chainId);
+});
+
+test('a code exchange whose refresh token cannot be saved saves no access token either', async (t) => {
+  const flow = await codeFlow(t);
+  const code = await codeOf(flow);
+  await refuseRefreshTokens(flow.api.storage);
+  const answer = await exchange(flow, code);
+  assert.equal(answer.statusCode, 500, answer.body);
+  assert.equal(answer.headers['cache-control'], 'no-store');
+  assert.equal(answer.json().error, 'server_error');
+  assert.equal(await rowsHolding(flow.api.storage, 'refresh_tokens', 'client_id', flow.clientId), 0);
+  assert.equal(await rowsHolding(flow.api.storage, 'access_tokens', 'client_id', flow.clientId), 0);
 });
 
 test('refresh rotates: a new refresh token each time, the old one retired; reusing a retired one revokes the chain', async (t) => {

@@ -18,6 +18,12 @@ function refreshRow(token: RefreshToken): Array<string | number> {
   return [token.tokenHash, token.chainId, token.clientId, token.accountId, token.scopes.join(' '), token.expiresAt];
 }
 
+/** Queues, in a transaction, the INSERTs of an access token and the refresh token issued with it. */
+function queueTokens(tx: Transaction, access: AccessToken, refresh: RefreshToken): void {
+  tx.queue(SAVE_TOKEN, tokenRow(access));
+  tx.queue(SAVE_REFRESH_TOKEN, refreshRow(refresh));
+}
+
 /** Revokes every refresh and access token of a chain, on the pool or in a transaction. */
 async function revokeChainOn(executor: Executor, chainId: string, at: number): Promise<void> {
   for (const table of ['refresh_tokens', 'access_tokens'])
@@ -111,8 +117,8 @@ export class PostgresGrantStore implements GrantStore {
     return changed > 0;
   }
 
-  async saveRefreshToken(token: RefreshToken): Promise<void> {
-    await this.db.run(SAVE_REFRESH_TOKEN, refreshRow(token));
+  async saveTokens(access: AccessToken, refresh: RefreshToken): Promise<void> {
+    await this.db.transaction(async (tx) => queueTokens(tx, access, refresh));
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined> {
@@ -142,8 +148,7 @@ export class PostgresGrantStore implements GrantStore {
         [retiring, seconds()],
       );
       if (retired === 0) return false;
-      tx.queue(SAVE_TOKEN, tokenRow(access));
-      tx.queue(SAVE_REFRESH_TOKEN, refreshRow(next));
+      queueTokens(tx, access, next);
       return true;
     });
   }

@@ -128,8 +128,8 @@ export class SqliteGrantStore implements GrantStore {
     return this.change('UPDATE authorization_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', codeHash);
   }
 
-  async saveRefreshToken(token: RefreshToken): Promise<void> {
-    await this.writes.run(() => this.insertRefreshToken(token));
+  async saveTokens(access: AccessToken, refresh: RefreshToken): Promise<void> {
+    await this.writes.run(() => this.insertTokens(access, refresh));
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined> {
@@ -157,8 +157,7 @@ export class SqliteGrantStore implements GrantStore {
         )
         .run(at, retiring).changes;
       if (retired === 0) return false;
-      this.statements.get(SAVE_TOKEN).run(...tokenRow(access));
-      this.insertRefreshToken(next);
+      this.insertTokens(access, next);
       return true;
     });
   }
@@ -188,13 +187,21 @@ export class SqliteGrantStore implements GrantStore {
         .run(at, chainId);
   }
 
-  /** Inside a write: a refresh token's INSERT. */
-  private insertRefreshToken(token: RefreshToken): void {
+  /** Inside a write: the INSERTs of an access token and the refresh token issued with it. */
+  private insertTokens(access: AccessToken, refresh: RefreshToken): void {
+    this.statements.get(SAVE_TOKEN).run(...tokenRow(access));
     this.statements
       .get(
         'INSERT INTO refresh_tokens (token_hash, chain_id, client_id, account_id, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
       )
-      .run(token.tokenHash, token.chainId, token.clientId, token.accountId, token.scopes.join(' '), token.expiresAt);
+      .run(
+        refresh.tokenHash,
+        refresh.chainId,
+        refresh.clientId,
+        refresh.accountId,
+        refresh.scopes.join(' '),
+        refresh.expiresAt,
+      );
   }
 
   private read<Row>(sql: string, key: string): Row | undefined {
