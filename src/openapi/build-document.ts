@@ -33,6 +33,21 @@ function refusing<T>(): T {
   ) as T;
 }
 
+/** Each configuration's served documents, by version. */
+const served = new WeakMap<Config, Map<Version, JsonObject>>();
+
+/**
+ * The document of `version` the service serves (every resource), built on first use and then kept: the definitions do
+ * not change while it runs. {portal}/openapi/v<N>.json and the API reference both take it from here.
+ */
+export function servedDocument(config: Config, version: Version): JsonObject {
+  let documents = served.get(config);
+  if (!documents) served.set(config, (documents = new Map()));
+  let document = documents.get(version);
+  if (!document) documents.set(version, (document = buildDocument(config, version)));
+  return document;
+}
+
 /** The document of `version`; `defs` defaults to every resource the service serves. */
 export function buildDocument(config: Config, version: Version, defs: readonly ResourceDef[] = resources): JsonObject {
   const byName = new Map(defs.map((def) => [def.name, def]));

@@ -6,15 +6,15 @@ import { etagOf, noneMatch } from '../http/conditional.js';
 import { allowAnyOrigin } from '../http/cors.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { VERSIONS } from '../http/versions.js';
-import { buildDocument } from '../openapi/build-document.js';
+import { servedDocument } from '../openapi/build-document.js';
 
 /** The document changes only with a release; the ETag lets a viewer revalidate it cheaply after an hour. */
 const DOCUMENT_CACHE = 'public, max-age=3600';
 
 export function registerOpenApiRoutes(app: FastifyInstance, config: Config, wrongMethod: WrongMethodAnswer): void {
   for (const version of VERSIONS) {
-    // Built once: the definitions do not change while the service runs.
-    const body = JSON.stringify(buildDocument(config, version));
+    // Written once, at start, from the document the API reference renders too.
+    const body = JSON.stringify(servedDocument(config, version));
     const etag = etagOf(body);
     routeEveryMethod(app, {
       url: `/openapi/v${version}.json`,

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { CURRENT_VERSION, VERSIONS, type Version } from '../http/versions.js';
-import { buildDocument } from '../openapi/build-document.js';
+import { servedDocument } from '../openapi/build-document.js';
 import type { JsonObject } from '../openapi/json-schema.js';
 import { escapeHtml, homeOf, page } from './html.js';
 import { frameOf, sendPage } from './portal-context.js';
@@ -25,12 +25,12 @@ export function registerReferencePage(
 ): void {
   // The portal's policy (its hook sets it), with the API's origin as a place "try it" forms may go without JavaScript.
   const csp = contentSecurityPolicy(config, { formsToApi: true });
-  // Drawn on first use, then kept: the document does not change while the service runs.
+  // Drawn on first use, then kept, from the document /openapi/v<N>.json serves (built once, at start).
   const bodies = new Map<Version, string>();
   const bodyOf = (version: Version) => {
     let body = bodies.get(version);
     if (body === undefined)
-      bodies.set(version, (body = referenceBody(buildDocument(config, version), version, prefix)));
+      bodies.set(version, (body = referenceBody(servedDocument(config, version), version, prefix)));
     return body;
   };
   for (const version of VERSIONS) {

@@ -3,10 +3,14 @@
 // test/browser/reference.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { buildDocument, servedDocument } from '../../src/openapi/build-document.js';
 import { escapeHtml } from '../../src/portal/html.js';
 import { referenceBody } from '../../src/portal/reference-page.js';
 import type { JsonObject } from '../../src/openapi/json-schema.js';
-import { build, type TestApp } from '../helper.js';
+import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
+import { BASE, build, type TestApp } from '../helper.js';
 
 const POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -251,4 +255,28 @@ test("an operation's example is its own success: a list's 200 with a page, a cre
   );
   assert.match(example('createDog'), /HTTP\/1\.1 201 Created[\s\S]*&quot;dog&quot;: \{/);
   assert.match(example('createDog'), /-d &#39;\{&quot;name&quot;:&quot;Rex&quot;/);
+});
+
+test('/openapi/v<N>.json and the reference page draw on one document per version, and the JSON is what a build gives', async (t) => {
+  const config = loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent' });
+  // v2's document, built before the app and marked: the app must take this one for both views, not build its own.
+  const held = servedDocument(config, 2);
+  (held.info as JsonObject).summary = 'Drawn from the one document.';
+  const storage = new SqliteStorage(':memory:');
+  await storage.migrate();
+  const app = await buildApp(config, { storage, logger: false });
+  t.after(() => app.close());
+  const json = await app.inject({ url: '/portal/openapi/v2.json' });
+  assert.equal(json.statusCode, 200);
+  assert.equal(json.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(json.body, JSON.stringify(held));
+  assert.equal(JSON.parse(json.body).info.summary, 'Drawn from the one document.');
+  const page = await app.inject({ url: '/portal/reference/v2' });
+  assert.equal(page.statusCode, 200);
+  assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
+  assert.ok(page.body.includes('<p class="lead">Drawn from the one document.</p>'));
+  // Unmarked, the bytes served are exactly a fresh build's.
+  const v1 = await app.inject({ url: '/portal/openapi/v1.json' });
+  assert.equal(v1.body, JSON.stringify(buildDocument(config, 1)));
+  assert.equal(servedDocument(config, 1), servedDocument(config, 1));
 });
