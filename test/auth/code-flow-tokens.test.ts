@@ -275,3 +275,22 @@ test('a public client revokes its own token with its client_id alone', async (t)
   assert.equal(answer.statusCode, 200);
   assert.equal(await works(flow, tokens.access_token), false);
 });
+
+test('the code flow sweeps access tokens a day past their expiry, as a client_credentials token does', async (t) => {
+  const flow = await codeFlow(t);
+  const { storage } = flow.api;
+  const now = Math.floor(Date.now() / 1000);
+  const save = (hash: string, expiresAt: number) =>
+    rawRun(
+      storage,
+      'INSERT INTO access_tokens (token_hash, tenant_id, client_id, scopes, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [hash, flow.user.tenantId, flow.clientId, 'read', expiresAt - 3600, expiresAt],
+    );
+  await save('long-expired', now - 2 * 24 * 60 * 60);
+  await save('just-expired', now - 60);
+  // Saving a code is the code flow's first write: its housekeeping is due in a new process.
+  await codeOf(flow);
+  const left = (hash: string) => rawValue(storage, 'SELECT count(*) FROM access_tokens WHERE token_hash = ?', [hash]);
+  assert.equal(Number(await left('long-expired')), 0);
+  assert.equal(Number(await left('just-expired')), 1, 'kept a day, as AuthStore keeps them');
+});

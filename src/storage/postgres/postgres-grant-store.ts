@@ -1,5 +1,11 @@
 // The code flow's clients, codes, refresh tokens and chains in the PostgreSQL database, shared by every node.
-import { tokenRow, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type Client } from '../../auth/auth-store.js';
+import {
+  EXPIRED_TOKEN_RETENTION_SECONDS,
+  tokenRow,
+  TOKEN_SWEEP_INTERVAL_MS,
+  type AccessToken,
+  type Client,
+} from '../../auth/auth-store.js';
 import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import { SAVE_TOKEN } from './postgres-auth-store.js';
@@ -86,6 +92,10 @@ export class PostgresGrantStore implements GrantStore {
       const before = seconds() - 24 * 60 * 60;
       await this.db.run('DELETE FROM authorization_codes WHERE expires_at < $1', [before]);
       await this.db.run('DELETE FROM refresh_tokens WHERE expires_at < $1', [before]);
+      // The exchanges' access tokens too: a service that issues only those never saves one through AuthStore.
+      await this.db.run('DELETE FROM access_tokens WHERE expires_at < $1', [
+        seconds() - EXPIRED_TOKEN_RETENTION_SECONDS,
+      ]);
     }
   }
 

@@ -1,5 +1,11 @@
 // The code flow's clients, codes, refresh tokens and chains in the SQLite database (writes share the group commit).
-import { tokenRow, TOKEN_SWEEP_INTERVAL_MS, type AccessToken, type Client } from '../../auth/auth-store.js';
+import {
+  EXPIRED_TOKEN_RETENTION_SECONDS,
+  tokenRow,
+  TOKEN_SWEEP_INTERVAL_MS,
+  type AccessToken,
+  type Client,
+} from '../../auth/auth-store.js';
 import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import { now } from '../ids.js';
@@ -103,6 +109,10 @@ export class SqliteGrantStore implements GrantStore {
         const before = seconds() - 24 * 60 * 60;
         this.statements.get('DELETE FROM authorization_codes WHERE expires_at < ?').run(before);
         this.statements.get('DELETE FROM refresh_tokens WHERE expires_at < ?').run(before);
+        // The exchanges' access tokens too: a service that issues only those never saves one through AuthStore.
+        this.statements
+          .get('DELETE FROM access_tokens WHERE expires_at < ?')
+          .run(seconds() - EXPIRED_TOKEN_RETENTION_SECONDS);
       }
     });
   }
