@@ -5,7 +5,7 @@ import type { JsonObject } from '../openapi/json-schema.js';
 import { escapeHtml } from './html.js';
 import { answerExample, curlOf, securityOf, type OperationContext } from './reference-examples.js';
 import type { OperationView } from './reference-model.js';
-import { fieldsOf, refName, resolve, rulesOf, typeOf } from './reference-schema.js';
+import { fieldsOf, refName, resolve, rulesOf, typeOf, type Field } from './reference-schema.js';
 import { tryItHtml } from './reference-try-it.js';
 
 export function operationHtml(context: OperationContext, view: OperationView): string {
@@ -73,9 +73,19 @@ ${body}
 </tbody></table></div>`;
 }
 
+/** A schema's name as a link to its description in the page's Schemas section (schemasHtml). */
+function schemaLink(name: string): string {
+  return `<a href="#schema-${escapeHtml(name)}">${escapeHtml(name)}</a>`;
+}
+
+/** The type in words, as HTML: each named schema a link to its description. */
+export function typeHtml(context: OperationContext, schema: JsonObject): string {
+  return typeOf(context.document, schema, schemaLink, escapeHtml);
+}
+
 function typeCell(context: OperationContext, schema: JsonObject): string {
   const rules = rulesOf(context.document, schema);
-  return `<code class="type">${escapeHtml(typeOf(context.document, schema))}</code>${rules.length > 0 ? `<ul class="rules">${rules.map((rule) => `<li>${escapeHtml(rule)}</li>`).join('')}</ul>` : ''}`;
+  return `<code class="type">${typeHtml(context, schema)}</code>${rules.length > 0 ? `<ul class="rules">${rules.map((rule) => `<li>${escapeHtml(rule)}</li>`).join('')}</ul>` : ''}`;
 }
 
 function nameCell(name: string, required: boolean): string {
@@ -98,15 +108,20 @@ function requestBodyHtml(context: OperationContext, body: JsonObject): string {
   const types = Object.keys(content).map((type) => `<code>${escapeHtml(type)}</code>`);
   const schema = (Object.values(content)[0]?.schema ?? {}) as JsonObject;
   const fields = fieldsOf(context.document, schema);
+  return `<h4>Request body${body.required ? ' <span class="required">required</span>' : ''}</h4>
+${proseHtml(String(body.description ?? ''))}
+<p>Media types: ${types.join(', ')}${refName(schema) ? `; schema <code>${schemaLink(refName(schema)!)}</code>` : ''}.</p>
+${fields.length > 0 ? fieldsTable(context, 'Request body fields', fields) : ''}`;
+}
+
+/** A schema's fields: name (and whether required), type and rules, description. */
+export function fieldsTable(context: OperationContext, caption: string, fields: readonly Field[]): string {
   const rows = fields.map((field) => [
     nameCell(field.name, field.required),
     typeCell(context, field.schema),
     proseHtml(String(resolve(context.document, field.schema).description ?? '')),
   ]);
-  return `<h4>Request body${body.required ? ' <span class="required">required</span>' : ''}</h4>
-${proseHtml(String(body.description ?? ''))}
-<p>Media types: ${types.join(', ')}${refName(schema) ? `; schema <code>${escapeHtml(refName(schema)!)}</code>` : ''}.</p>
-${fields.length > 0 ? table('Request body fields', ['Field', 'Type and rules', 'Description'], rows) : ''}`;
+  return table(caption, ['Field', 'Type and rules', 'Description'], rows);
 }
 
 /**
@@ -138,7 +153,7 @@ export function answerCells(context: OperationContext, status: string, answer: J
   const content = (answer.content ?? {}) as Record<string, JsonObject>;
   const media = Object.entries(content).map(
     ([type, entry]) =>
-      `<code>${escapeHtml(type)}</code>: <code>${escapeHtml(typeOf(context.document, (entry.schema ?? {}) as JsonObject))}</code>`,
+      `<code>${escapeHtml(type)}</code>: <code>${typeHtml(context, (entry.schema ?? {}) as JsonObject)}</code>`,
   );
   return [
     statusBadge(status),

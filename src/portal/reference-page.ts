@@ -13,7 +13,7 @@ import { REFERENCE_ASSET_VERSION, registerReferenceAssets } from './reference-as
 import type { OperationContext } from './reference-examples.js';
 import { referenceModel, type ReferenceModel } from './reference-model.js';
 import { methodBadge, operationHtml, proseHtml } from './reference-operation.js';
-import { headersHtml, preflightsHtml, sharedAnswersHtml } from './reference-sections.js';
+import { headersHtml, preflightsHtml, schemasHtml, sharedAnswersHtml } from './reference-sections.js';
 import { TOKEN_FIELD_ID } from './reference-try-it.js';
 import { contentSecurityPolicy } from './security-headers.js';
 
@@ -84,6 +84,7 @@ ${model.groups.map((group) => groupHtml(context, group)).join('\n')}
 ${preflightsHtml(context, model)}
 ${sharedAnswersHtml(context, model)}
 ${headersHtml(context)}
+${schemasHtml(context)}
 </div>
 </div>
 <script src="${assets}.js?v=${REFERENCE_ASSET_VERSION}" defer></script>`;
@@ -114,6 +115,7 @@ function tocHtml(model: ReferenceModel, version: Version): string {
     model.preflights.length > 0 ? '<li><a class="toc-tag" href="#preflights">CORS preflights</a></li>' : '',
     '<li><a class="toc-tag" href="#answers">Common answers</a></li>',
     '<li><a class="toc-tag" href="#headers">Answer headers</a></li>',
+    '<li><a class="toc-tag" href="#schemas">Schemas</a></li>',
   ];
   // Open, so that it is there without JavaScript; the script closes it on a narrow screen, where it would come first.
   return `<nav class="ref-toc" aria-label="Operations of v${version}"><details open>

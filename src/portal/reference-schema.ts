@@ -21,19 +21,29 @@ export function refName(value: unknown): string | undefined {
 const members = (schema: JsonObject): JsonObject[] =>
   ((schema.anyOf ?? schema.oneOf) as JsonObject[] | undefined) ?? [];
 
-/** The type in words: `string`, `integer or null`, `array of string`, `DogEnvelope`. */
-export function typeOf(document: JsonObject, schema: JsonObject): string {
+/**
+ * The type in words: `string`, `integer or null`, `array of string`, `DogEnvelope`; a named schema written by `named`
+ * (the page links it to its description), the other words by `word`.
+ */
+export function typeOf(
+  document: JsonObject,
+  schema: JsonObject,
+  named: (name: string) => string = (name) => name,
+  word: (text: string) => string = (text) => text,
+): string {
   const name = refName(schema);
-  if (name) return name;
+  if (name) return named(name);
   const union = members(schema);
-  if (union.length > 0) return [...new Set(union.map((member) => typeOf(document, member)))].join(' or ');
+  if (union.length > 0)
+    return [...new Set(union.map((member) => typeOf(document, member, named, word)))].join(word(' or '));
   const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type ?? 'any'];
   return types
     .map((type) =>
-      type === 'array' && schema.items ? `array of ${typeOf(document, schema.items as JsonObject)}` : type,
+      type === 'array' && schema.items
+        ? `${word('array of ')}${typeOf(document, schema.items as JsonObject, named, word)}`
+        : word(String(type)),
     )
-    .map(String)
-    .join(' or ');
+    .join(word(' or '));
 }
 
 /** The rules a value must follow, as short phrases: limits, pattern, values, format, default. */

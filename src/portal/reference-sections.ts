@@ -1,11 +1,20 @@
 // The reference's last sections: the CORS preflights (OPTIONS) of every path, described once with a table of what
-// each path allows; the answers operations share; and the answer headers, each described once.
+// each path allows; the answers operations share; the answer headers and the schemas, each described once.
 import type { JsonObject } from '../openapi/json-schema.js';
 import { escapeHtml } from './html.js';
 import type { OperationContext } from './reference-examples.js';
 import type { ReferenceModel } from './reference-model.js';
-import { answerCells, answersHtml, methodBadge, parametersHtml, proseHtml, table } from './reference-operation.js';
-import { refName, resolve, rulesOf, typeOf } from './reference-schema.js';
+import {
+  answerCells,
+  answersHtml,
+  fieldsTable,
+  methodBadge,
+  parametersHtml,
+  proseHtml,
+  table,
+  typeHtml,
+} from './reference-operation.js';
+import { fieldsOf, refName, resolve, rulesOf, typeOf } from './reference-schema.js';
 
 export function preflightsHtml(context: OperationContext, model: ReferenceModel): string {
   const { preflight, preflights } = model;
@@ -84,5 +93,33 @@ export function sharedAnswersHtml(context: OperationContext, model: ReferenceMod
 <p>Answers many operations share: an error answer's body is the same <code>Error</code> document everywhere, and its
 <code>code</code> is explained on the <a href="${escapeHtml(context.prefix)}/errors">error codes</a> page.</p>
 ${table('Common answers', ['Status', 'Description', 'Headers'], rows)}
+</section>`;
+}
+
+/**
+ * The schemas the document names (components), each described once with its fields: the bodies' and answers' type
+ * names on the page link here.
+ */
+export function schemasHtml(context: OperationContext): string {
+  const schemas = ((context.document.components as JsonObject | undefined)?.schemas ?? {}) as Record<string, unknown>;
+  const items = Object.entries(schemas).map(([name, given]) => {
+    const schema = resolve(context.document, given);
+    const fields = fieldsOf(context.document, schema);
+    const shape =
+      fields.length > 0
+        ? fieldsTable(context, `The fields of ${escapeHtml(name)}`, fields)
+        : `<p>Type: <code class="type">${typeHtml(context, schema)}</code>${rulesOf(context.document, schema)
+            .map((rule) => `, ${escapeHtml(rule)}`)
+            .join('')}.</p>`;
+    return `<div class="op schema" id="schema-${escapeHtml(name)}">
+<h3 class="op-title"><code class="op-path">${escapeHtml(name)}</code></h3>
+${proseHtml(String(schema.description ?? ''))}
+${shape}
+</div>`;
+  });
+  return `<section class="tag-group" id="schemas" aria-labelledby="schemas-title">
+<h2 id="schemas-title">Schemas</h2>
+<p>The bodies the operations above send and answer, each described once: a field marked required is always there.</p>
+${items.join('\n')}
 </section>`;
 }

@@ -49,6 +49,33 @@ test('without JavaScript every operation of v2 is on the page, and a GET form se
   assert.match((await page.textContent('body')) ?? '', /"name":"Biscuit"/);
 });
 
+test('a type name in an answer leads to its schema, described with its fields', async (t) => {
+  const { page, portal, problems } = await openPortal(t, chromium, { javaScript: true });
+  assert.equal((await page.goto(`${portal}/reference`))?.status(), 200);
+  await page.locator('#getDog').getByRole('link', { name: 'DogEnvelope' }).first().click();
+  await page.waitForURL(/#schema-DogEnvelope$/);
+  const envelope = page.locator('#schema-DogEnvelope');
+  assert.ok(await envelope.isVisible());
+  // The envelope's one field is a dog: its type links on to the dog's own fields.
+  await envelope.getByRole('link', { name: 'Dog', exact: true }).click();
+  await page.waitForURL(/#schema-Dog$/);
+  const dog = page.locator('#schema-Dog');
+  assert.ok(await dog.isVisible());
+  assert.deepEqual(await dog.locator('td[data-label="Field"] code.name').allTextContents(), [
+    'id',
+    'name',
+    'furColor',
+    'state',
+    'location',
+    'ownerId',
+    'veterinarianId',
+    'createdAt',
+    'updatedAt',
+  ]);
+  await capture(page, 'reference-schema', t, dog);
+  assert.deepEqual(problems, []);
+});
+
 test('"try it" sends real requests with the token of the page, and shows status, headers and body', async (t) => {
   const { page, portal, api, problems } = await openPortal(t, chromium);
   await page.goto(`${portal}/reference/v2`);

@@ -280,3 +280,33 @@ test('/openapi/v<N>.json and the reference page draw on one document per version
   assert.equal(v1.body, JSON.stringify(buildDocument(config, 1)));
   assert.equal(servedDocument(config, 1), servedDocument(config, 1));
 });
+
+test('every schema of the document is described once with its fields, and every type name on the page links to it', async (t) => {
+  const api = await build(t);
+  for (const version of [1, 2] as const) {
+    const { page, document } = await pageAndDocument(api, `/portal/reference/v${version}`, version);
+    assert.equal(page.statusCode, 200);
+    const schemas = (document.components as JsonObject).schemas as Record<string, JsonObject>;
+    assert.ok(Object.keys(schemas).length > 20, 'the document names its schemas');
+    assert.match(page.body, /<a class="toc-tag" href="#schemas">Schemas<\/a>/);
+    for (const [name, schema] of Object.entries(schemas)) {
+      const marker = `<div class="op schema" id="schema-${name}">`;
+      const start = page.body.indexOf(marker);
+      assert.ok(start >= 0, `v${version}: ${name} is described`);
+      assert.equal(page.body.indexOf(`id="schema-${name}"`, start + marker.length), -1, `v${version}: ${name} once`);
+      const block = page.body.slice(start, page.body.indexOf('</div>\n<div class="op schema"', start) >>> 0);
+      const parts = [
+        schema,
+        ...((schema.allOf as JsonObject[] | undefined) ?? []).map((part) => resolve(document, part)),
+      ];
+      const fields = parts.flatMap((part) => Object.keys((part.properties as JsonObject | undefined) ?? {}));
+      for (const field of fields)
+        assert.ok(block.includes(`<td data-label="Field"><code class="name">${field}</code>`), `${name}.${field}`);
+      if (fields.length === 0) assert.match(block, /<p>Type: <code class="type">/, name);
+    }
+    // Every link to a schema, in a body, an answer or a field's type, has its description on the page.
+    const links = [...page.body.matchAll(/href="#schema-([A-Za-z]+)"/g)].map((match) => match[1]!);
+    assert.ok(links.includes('DogEnvelope') && links.includes('NewDog') && links.includes('Error'), 'names link');
+    for (const name of new Set(links)) assert.ok(name in schemas, `#schema-${name} has a target`);
+  }
+});
