@@ -171,11 +171,16 @@ export async function searchDepthCheck(
   );
 }
 
+/** Whether `raw` is search text (SPEC §5): 1 to MAX_Q_LENGTH characters, not only spaces. */
+export function isSearchText(raw: string): boolean {
+  return raw.trim() !== '' && [...raw].length <= MAX_Q_LENGTH;
+}
+
 export function parseQ(params: QueryParams): string | undefined {
   const raw = single(params, 'q');
   if (raw === undefined) return undefined;
-  const length = [...raw].length;
-  if (raw.trim() === '' || length > MAX_Q_LENGTH) {
+  if (!isSearchText(raw)) {
+    const length = [...raw].length;
     throw new ApiError(
       'searchInvalid',
       `q must be search text of 1 to ${MAX_Q_LENGTH} characters, got ` +

@@ -11,9 +11,9 @@ import { readInput } from '../query/write-values.js';
 import { checkXmlText } from '../query/xml-text.js';
 import {
   checkKnownParams,
+  isSearchText,
   parseFilters,
   parseLimit,
-  MAX_Q_LENGTH,
   MAX_SEARCH_DEPTH,
   parseOffset,
   parseQ,
@@ -290,8 +290,7 @@ function ifMatchCheck(def: ResourceDef, context: ApiContext): Precondition | und
  */
 function searchOnItemPath(def: ResourceDef, context: ApiContext): ApiError {
   const q = context.query.q;
-  const given = typeof q === 'string' && q.trim() !== '' && [...q].length <= MAX_Q_LENGTH;
-  const text = given ? new URLSearchParams({ q }).toString() : 'q=…';
+  const text = typeof q === 'string' && isSearchText(q) ? new URLSearchParams({ q }).toString() : 'q=…';
   const version = `/v${context.version}`;
   return new ApiError(
     'unknownParameter',
