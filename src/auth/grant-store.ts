@@ -8,6 +8,12 @@ export function codeRow(code: AuthorizationCode): Array<string | number> {
   return [codeHash, chainId, clientId, accountId, redirectUri, scopes.join(' '), codeChallenge, expiresAt];
 }
 
+/** A refresh token's column values, in the order both backends' INSERT names them. */
+export function refreshRow(token: RefreshToken): Array<string | number> {
+  const { tokenHash, chainId, clientId, accountId, scopes, expiresAt } = token;
+  return [tokenHash, chainId, clientId, accountId, scopes.join(' '), expiresAt];
+}
+
 export interface AuthorizationCode {
   readonly codeHash: string;
   readonly chainId: string;

@@ -6,7 +6,13 @@ import {
   type AccessToken,
   type Client,
 } from '../../auth/auth-store.js';
-import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
+import {
+  codeRow,
+  refreshRow,
+  type AuthorizationCode,
+  type GrantStore,
+  type RefreshToken,
+} from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import { SAVE_TOKEN } from './postgres-auth-store.js';
 import type { Connection, Executor, Transaction } from './connection.js';
@@ -18,11 +24,6 @@ const seconds = (): number => Math.floor(Date.now() / 1000);
 
 const SAVE_REFRESH_TOKEN =
   'INSERT INTO refresh_tokens (token_hash, chain_id, client_id, account_id, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6)';
-
-/** A refresh token's column values, in SAVE_REFRESH_TOKEN's order. */
-function refreshRow(token: RefreshToken): Array<string | number> {
-  return [token.tokenHash, token.chainId, token.clientId, token.accountId, token.scopes.join(' '), token.expiresAt];
-}
 
 /** Queues, in a transaction, the INSERTs of an access token and the refresh token issued with it. */
 function queueTokens(tx: Transaction, access: AccessToken, refresh: RefreshToken): void {

@@ -6,7 +6,13 @@ import {
   type AccessToken,
   type Client,
 } from '../../auth/auth-store.js';
-import { codeRow, type AuthorizationCode, type GrantStore, type RefreshToken } from '../../auth/grant-store.js';
+import {
+  codeRow,
+  refreshRow,
+  type AuthorizationCode,
+  type GrantStore,
+  type RefreshToken,
+} from '../../auth/grant-store.js';
 import { NowAndThen } from '../../now-and-then.js';
 import { now } from '../ids.js';
 import { SAVE_TOKEN } from './sqlite-auth-store.js';
@@ -204,14 +210,7 @@ export class SqliteGrantStore implements GrantStore {
       .get(
         'INSERT INTO refresh_tokens (token_hash, chain_id, client_id, account_id, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
       )
-      .run(
-        refresh.tokenHash,
-        refresh.chainId,
-        refresh.clientId,
-        refresh.accountId,
-        refresh.scopes.join(' '),
-        refresh.expiresAt,
-      );
+      .run(...refreshRow(refresh));
   }
 
   private read<Row>(sql: string, key: string): Row | undefined {
