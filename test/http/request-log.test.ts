@@ -119,9 +119,13 @@ test('requests without a valid token are not logged; a refused scope or a suppre
 test('many requests are written in few batches: request_log_batches_total counts them', async (t) => {
   const api = await build(t);
   assert.equal(await sample(api, 'request_log_batches_total'), 0);
+  const started = Date.now();
   for (let index = 0; index < 40; index += 1) assert.equal((await api.request({ url: '/v2/dogs' })).statusCode, 200);
+  // The recorder also writes once a second (flushMs): each second the requests took may have split them once more.
+  const ticks = Math.floor((Date.now() - started) / 1000) + 1;
   assert.equal((await logged(api)).length, 40);
-  assert.equal(await sample(api, 'request_log_batches_total'), 1);
+  const batches = Number(await sample(api, 'request_log_batches_total'));
+  assert.ok(batches >= 1 && batches <= 1 + ticks, `40 requests in ${batches} batches (at most ${1 + ticks})`);
   assert.equal(await sample(api, 'request_log_dropped_total'), 0);
 });
 
