@@ -11,8 +11,8 @@ import { fuzzRequest, type FuzzCredentials } from './fuzz/requests.js';
 import { exchange } from './fuzz/wire.js';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3000);
-/** Connections open at once: enough to overlap requests, few enough for a shared two-core machine. */
-const CONCURRENCY = 8;
+/** Connections open at once: each waits 30 ms after its answer (wire.ts, GRACE_MS), so many overlap. */
+const CONCURRENCY = 32;
 
 /** Every field of each resource, associations by id: a snapshot that sees any change to an item or a link. */
 const SNAPSHOT_FIELDS: Record<string, string> = {
