@@ -1,8 +1,8 @@
 // Test helper: builds an app per test on its own empty database, and sends every request through one function.
 //
-// The database is an in-memory SQLite, or, when TEST_DATABASE_URL is set (npm test's second run),
-// a PostgreSQL database created for the test and dropped after it: the same tests cover both backends.
-import type { TestContext } from 'node:test';
+// The database is an in-memory SQLite, or, when TEST_DATABASE_URL is set (npm test's second run), a migrated
+// PostgreSQL schema emptied for the test (test/pg/databases.ts): the same tests cover both backends.
+import { after, type TestContext } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { XMLValidator } from 'fast-xml-parser';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -10,7 +10,7 @@ import { buildApp, type AppOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { SqliteStorage } from '../src/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../src/storage/storage.js';
-import { createPostgresStorage, TEST_DATABASE_URL, type TestDatabase } from './pg/databases.js';
+import { dropLentSchema, reusedPostgresStorage, TEST_DATABASE_URL } from './pg/databases.js';
 import { newId } from '../src/storage/ids.js';
 import { randomSecret, secretHash } from '../src/auth/secrets.js';
 import { recordTraffic } from './openapi/traffic-recorder.js';
@@ -48,6 +48,9 @@ export interface RequestOptions {
 
 export const BASE = 'http://api.test';
 
+// The schema the file's tests took turns on is dropped after its last test.
+if (TEST_DATABASE_URL) after(dropLentSchema);
+
 // With RECORD_TRAFFIC=<dir> (npm test's SQLite run), every app's exchanges are kept for the OpenAPI replay check.
 const RECORD_TRAFFIC = process.env.RECORD_TRAFFIC;
 
@@ -60,15 +63,15 @@ export async function build(
 ): Promise<TestApp> {
   const config = loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent', ...env });
   let storage = given;
-  let database: TestDatabase | undefined;
-  if (!storage) ({ storage, database } = await ownStorage());
+  let release: (() => Promise<void>) | undefined;
+  if (!storage) ({ storage, release } = await ownStorage());
   // Assigned once built; the cleanup registered before it also runs when the build fails.
   let app: FastifyInstance | undefined = undefined;
   t.after(async () => {
     await app?.close();
     // The app closes its storage; one it never got to use is closed here.
     if (!given) await storage.close();
-    await database?.drop();
+    await release?.();
   });
   app = await buildApp(config, { storage, logger: false, ...options });
   if (RECORD_TRAFFIC) recordTraffic(app, RECORD_TRAFFIC);
@@ -106,9 +109,9 @@ export async function newAccount(
   return { tenantId, clientId, clientSecret, token };
 }
 
-/** The test's own database: PostgreSQL when the run names a server, else SQLite in memory. */
-async function ownStorage(): Promise<{ storage: Storage; database?: TestDatabase }> {
-  if (TEST_DATABASE_URL) return createPostgresStorage();
+/** The test's own database: PostgreSQL when the run names a server (a schema emptied for it), else SQLite in memory. */
+async function ownStorage(): Promise<{ storage: Storage; release?: () => Promise<void> }> {
+  if (TEST_DATABASE_URL) return reusedPostgresStorage();
   const storage = new SqliteStorage(':memory:');
   await storage.migrate();
   return { storage };
