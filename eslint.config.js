@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', '.test-data/', '.bench-data/'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', '.test-data/', '.bench-data/', '.test-build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -38,7 +38,10 @@ export function useBrowser(fileUrl: string): FileBrowser {
     if (!browser) throw new Error('the browser is not started: call useBrowser() at the top of the test file');
     return browser;
   };
-  return { browser: get, screenshots: join(SCREENSHOTS, basename(fileURLToPath(fileUrl), '.test.ts')) };
+  return {
+    browser: get,
+    screenshots: join(SCREENSHOTS, basename(fileURLToPath(fileUrl)).replace(/\.test\.[jt]s$/, '')),
+  };
 }
 
 export interface Portal {

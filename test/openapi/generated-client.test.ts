@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { build } from '../helper.js';
+import { REPO_ROOT as ROOT } from '../repo-root.js';
 import { fetchDocument } from './document-helper.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 const TSCONFIG = {
@@ -34,7 +34,7 @@ test('a generated openapi-fetch client compiles with --strict and its requests a
   t.after(() => rm(dir, { recursive: true, force: true }));
   const document = await fetchDocument(api, 2);
   await writeFile(join(dir, 'schema.d.ts'), astToString(await openapiTS(JSON.stringify(document))));
-  await copyFile(join(import.meta.dirname, 'client/program.ts.txt'), join(dir, 'client.ts'));
+  await copyFile(join(ROOT, 'test/openapi/client/program.ts.txt'), join(dir, 'client.ts'));
   await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');

@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from '../helper.js';
+import { REPO_ROOT as ROOT } from '../repo-root.js';
 import { fetchDocument } from './document-helper.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
 /** Offline: no telemetry, no update check (CI=true also stops it), no colour codes in the report. */
 const OFFLINE = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true', NO_COLOR: '1' };

@@ -28,9 +28,14 @@ export interface TrafficLine {
   protocolError?: string;
 }
 
-// The test file this process runs (node --test runs one file per process).
-const testFile = process.argv.find((arg) => /\.(test|check)\.ts$/.test(arg));
-const FILE = testFile ? relative(process.cwd(), testFile) : basename(process.argv[1] ?? 'unknown');
+// The test file this process runs (node --test runs one file per process), named by its TypeScript source when the
+// process runs its compiled copy (.test-build/test/….test.js, npm test).
+const testFile = process.argv.find((arg) => /\.(test|check)\.[jt]s$/.test(arg));
+const FILE = testFile
+  ? relative(process.cwd(), testFile)
+      .replace(/^\.test-build\//, '')
+      .replace(/\.js$/, '.ts')
+  : basename(process.argv[1] ?? 'unknown');
 // One file per process and directory, opened at the first exchange.
 const files = new Map<string, number>();
 

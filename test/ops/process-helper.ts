@@ -5,11 +5,10 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { EnvSchema } from '../../src/config.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { REPO_ROOT } from '../repo-root.js';
 
 /** Bounds on waiting for the service: tries × pause, never an open-ended wait. */
 const TRIES = 100;
@@ -66,7 +65,7 @@ export function spawnService(
   const inherited = { ...process.env };
   for (const name of Object.keys(EnvSchema.properties)) delete inherited[name];
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

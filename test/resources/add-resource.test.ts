@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { REPO_ROOT as ROOT } from '../repo-root.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 interface Step {
