@@ -47,10 +47,14 @@ pg_pid=$!
 # A terminal gets the readable reporter; CI (no terminal) gets TAP. A TAP copy of each run is kept for the totals.
 reporter=tap
 if [ -t 1 ]; then reporter=spec; fi
+# Test files at a time: one more than the cores on SQLite, where many files wait (on Chromium, a child process, a
+# socket's grace time) and two left a fifth of the CPU idle (two cores: 391 s, three: 288 s); PostgreSQL's run keeps
+# the cores busy with one per core (a third changed nothing there).
+cores=$(nproc)
 run_tests() {
-  local name=$1
-  shift
-  node --enable-source-maps --test --test-concurrency=2 \
+  local name=$1 jobs=$2
+  shift 2
+  node --enable-source-maps --test --test-concurrency="$jobs" \
     --test-reporter="$reporter" --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$work/$name.tap" "$@"
 }
@@ -68,8 +72,8 @@ mapfile -t all < <(find .test-build/test -name '*.test.js' -not -path '.test-bui
 echo "# run 1: every suite on SQLite, its API traffic recorded, then replayed against the OpenAPI documents"
 sqlite_status=0
 mkdir "$work/traffic"
-RECORD_TRAFFIC="$work/traffic" run_tests sqlite "${all[@]}" || sqlite_status=$?
-RECORD_TRAFFIC="$work/traffic" run_tests replay .test-build/test/openapi/traffic-replay.check.js || sqlite_status=$?
+RECORD_TRAFFIC="$work/traffic" run_tests sqlite $((cores + 1)) "${all[@]}" || sqlite_status=$?
+RECORD_TRAFFIC="$work/traffic" run_tests replay 1 .test-build/test/openapi/traffic-replay.check.js || sqlite_status=$?
 
 echo "# run 2: the HTTP-level suites on PostgreSQL"
 for _ in $(seq 1 600); do
@@ -81,7 +85,7 @@ if [ -s "$work/pg.env" ]; then
   cat "$work/pg.log"
   # The suites that build the app through build(t) (the portal's included), and the backend's own tests.
   mapfile -t http < <(cd .test-build && find test/http test/conventions test/resources test/auth test/portal test/pg -name '*.test.js' | sed 's|^|.test-build/|' | long_first)
-  (set -a && . "$work/pg.env" && set +a && run_tests postgres "${http[@]}") || postgres_status=$?
+  (set -a && . "$work/pg.env" && set +a && run_tests postgres "$cores" "${http[@]}") || postgres_status=$?
 else
   echo "PostgreSQL for the tests did not start:" >&2
   cat "$work/pg.log" >&2
