@@ -13,15 +13,23 @@ const DOCUMENT_CACHE = 'public, max-age=3600';
 
 export function registerOpenApiRoutes(app: FastifyInstance, config: Config, wrongMethod: WrongMethodAnswer): void {
   for (const version of VERSIONS) {
-    // Written once, at start, from the document the API reference renders too.
-    const body = JSON.stringify(servedDocument(config, version));
-    const etag = etagOf(body);
+    // Written on first use, then kept, from the document the API reference renders too: an app built and closed
+    // without serving it (a test's, a node's that is stopped at once) does not pay for its 440 KB and their hash.
+    let written: { readonly body: string; readonly etag: string } | undefined;
+    const document = () => {
+      if (written === undefined) {
+        const body = JSON.stringify(servedDocument(config, version));
+        written = { body, etag: etagOf(body) };
+      }
+      return written;
+    };
     routeEveryMethod(app, {
       url: `/openapi/v${version}.json`,
       method: ['GET'],
       wrongMethod,
       cors: true,
       handler: async (request, reply) => {
+        const { body, etag } = document();
         allowAnyOrigin(reply).header('cache-control', DOCUMENT_CACHE).header('etag', etag);
         if (!noneMatch(request.headers['if-none-match'], etag)) return sendNotModified(request, reply, body);
         return reply.type('application/json; charset=utf-8').send(body);

@@ -25,7 +25,7 @@ export function registerReferencePage(
 ): void {
   // The portal's policy (its hook sets it), with the API's origin as a place "try it" forms may go without JavaScript.
   const csp = contentSecurityPolicy(config, { formsToApi: true });
-  // Drawn on first use, then kept, from the document /openapi/v<N>.json serves (built once, at start).
+  // Drawn on first use, then kept, from the document /openapi/v<N>.json serves (built on first use too).
   const bodies = new Map<Version, string>();
   const bodyOf = (version: Version) => {
     let body = bodies.get(version);
