@@ -28,7 +28,7 @@ import { requestIdOf } from './http/request-id.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { requestMetricsPlugin } from './http/request-metrics.js';
 import { RequestRecorder } from './http/request-recorder.js';
-import { acceptEveryMethod } from './http/route-every-method.js';
+import { acceptEveryMethod, restoreUnoffered, standInUnoffered } from './http/route-every-method.js';
 import { createStorage } from './storage/create-storage.js';
 import { OnlineBackup } from './storage/online-backup.js';
 import type { Storage } from './storage/storage.js';
@@ -118,13 +118,19 @@ function serverOptions(
 ): FastifyHttpOptions<Server> {
   return {
     logger: withRequestSerializer(options.logger ?? { level: config.logLevel }),
-    rewriteUrl,
+    rewriteUrl: (request) => {
+      standInUnoffered(request);
+      return rewriteUrl(request);
+    },
     // A path segment is as long as the URL lets it be (Node reads at most 16 KiB of request line and headers): the
     // router's default of 100 characters answered a longer id with its own 400 instead of the id's 404 (or 401).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
-    genReqId: requestIdOf,
+    genReqId: (request) => {
+      restoreUnoffered(request);
+      return requestIdOf(request);
+    },
     return503OnClosing: false,
     trustProxy: config.trustProxy ?? false,
     frameworkErrors: frameworkErrorHandler(config.portalUrl, deprecation),
