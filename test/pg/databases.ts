@@ -107,7 +107,8 @@ async function migratedSchema(): Promise<LentSchema> {
   const empty = [
     `SET LOCAL search_path = ${database.schema}`,
     ...tables.map((name) => `DELETE FROM ${name}`),
-    `SELECT ${sequences.map((name) => `setval('${name}', 1, false)`).join(', ')}`,
+    // A schema without sequences gets no SELECT: an empty select list is not SQL.
+    ...(sequences.length > 0 ? [`SELECT ${sequences.map((name) => `setval('${name}', 1, false)`).join(', ')}`] : []),
   ].join('; ');
   return { database, empty, fingerprint: await fingerprintOf(database), lent: false };
 }
