@@ -59,16 +59,35 @@ run_tests() {
     --test-reporter=tap --test-reporter-destination="$work/$name.tap" "$@"
 }
 
-# The folders of the longest files first, so that none of them starts last and runs alone at the end (PostgreSQL's
-# plan test seeds 100,000 dogs for over a minute; the browser, process and add-a-resource tests take 10 to 40 s).
+# The folders of the longest files first, each file in a process of its own, so that none of them starts last and runs
+# alone at the end (PostgreSQL's plan test seeds 100,000 dogs for over a minute; the browser, process and
+# add-a-resource tests take 10 to 40 s; test/pg's files set process-wide hooks).
 LONG='^\.test-build/test/(pg|browser|ops|resources)/'
-long_first() {
-  local files
+# The other files share a process, up to GROUP of one folder at a time: a process costs about a second of CPU before its
+# first test (Node, importing the service, the first build), and the short files were mostly that. A group file only
+# imports its members, so their tests register and run in order as in their own process; a failure's stack still names
+# the member's own lines.
+GROUP=6
+grouped() {
+  local name=$1 files file dir prev='' count=0 n=0 group=''
   files=$(sort)
   grep -E "$LONG" <<<"$files" || true
-  grep -vE "$LONG" <<<"$files" || true
+  mkdir -p .test-build/groups
+  while IFS= read -r file; do
+    dir=$(dirname "$file")
+    if [ "$dir" != "$prev" ] || [ "$count" -eq "$GROUP" ]; then
+      n=$((n + 1))
+      count=0
+      prev=$dir
+      group=".test-build/groups/$name-$n.test.js"
+      : >"$group"
+      echo "$group"
+    fi
+    echo "import '../${file#.test-build/}';" >>"$group"
+    count=$((count + 1))
+  done < <(grep -vE "$LONG" <<<"$files" || true)
 }
-mapfile -t all < <(find .test-build/test -name '*.test.js' -not -path '.test-build/test/pg/*' | long_first)
+mapfile -t all < <(find .test-build/test -name '*.test.js' -not -path '.test-build/test/pg/*' | grouped sqlite)
 echo "# run 1: every suite on SQLite, its API traffic recorded, then replayed against the OpenAPI documents"
 sqlite_status=0
 mkdir "$work/traffic"
@@ -84,7 +103,7 @@ postgres_status=0
 if [ -s "$work/pg.env" ]; then
   cat "$work/pg.log"
   # The suites that build the app through build(t) (the portal's included), and the backend's own tests.
-  mapfile -t http < <(cd .test-build && find test/http test/conventions test/resources test/auth test/portal test/pg -name '*.test.js' | sed 's|^|.test-build/|' | long_first)
+  mapfile -t http < <( (cd .test-build && find test/http test/conventions test/resources test/auth test/portal test/pg -name '*.test.js') | sed 's|^|.test-build/|' | grouped postgres)
   (set -a && . "$work/pg.env" && set +a && run_tests postgres "$cores" "${http[@]}") || postgres_status=$?
 else
   echo "PostgreSQL for the tests did not start:" >&2

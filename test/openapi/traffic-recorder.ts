@@ -28,14 +28,20 @@ export interface TrafficLine {
   protocolError?: string;
 }
 
-// The test file this process runs (node --test runs one file per process), named by its TypeScript source when the
-// process runs its compiled copy (.test-build/test/….test.js, npm test).
-const testFile = process.argv.find((arg) => /\.(test|check)\.[jt]s$/.test(arg));
-const FILE = testFile
-  ? relative(process.cwd(), testFile)
-      .replace(/^\.test-build\//, '')
-      .replace(/\.js$/, '.ts')
-  : basename(process.argv[1] ?? 'unknown');
+// Each exchange is named by the test file that built its app: the first test file on the stack of recordTraffic's call
+// (with source maps, its TypeScript source; npm test runs short files several to a process, scripts/test.sh), else
+// the file the process was started with.
+const TEST_FILE = /(\/[^():\s]+\.(?:test|check)\.[jt]s):\d+/;
+const processFile = process.argv.find((arg) => /\.(test|check)\.[jt]s$/.test(arg));
+
+function testFileOf(stack: string | undefined): string {
+  const path = TEST_FILE.exec(stack ?? '')?.[1] ?? processFile;
+  if (path === undefined) return basename(process.argv[1] ?? 'unknown');
+  return relative(process.cwd(), path)
+    .replace(/^\.test-build\//, '')
+    .replace(/\.js$/, '.ts');
+}
+
 // One file per process and directory, opened at the first exchange.
 const files = new Map<string, number>();
 
@@ -66,17 +72,18 @@ function bodyText(raw: Buffer, encoding: string | undefined): string {
 
 /** Wraps the app's inject and watches its server, so every exchange of this app is appended to a file in `directory`. */
 export function recordTraffic(app: FastifyInstance, directory: string): void {
+  const file = testFileOf(new Error().stack);
+  const record: Recorder = (line) => append(directory, { file, ...line });
   const inject = app.inject.bind(app) as (...args: unknown[]) => Promise<LightMyRequestResponse>;
   (app as { inject: unknown }).inject = (options: InjectOptions | string | undefined, ...rest: unknown[]) =>
     // The chained and callback forms are passed through unrecorded; the suite uses neither.
-    options === undefined || rest.length > 0 ? inject(options, ...rest) : recordInjected(directory, inject, options);
+    options === undefined || rest.length > 0 ? inject(options, ...rest) : recordInjected(record, inject, options);
   // A real listening server: the raw response's bytes, captured before Fastify's own listener runs.
   app.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
-    captureSocketExchange(directory, request, response),
+    captureSocketExchange(record, request, response),
   );
   app.server.on('clientError', (error: NodeJS.ErrnoException) =>
-    append(directory, {
-      file: FILE,
+    record({
       method: '',
       url: '',
       status: 400,
@@ -86,8 +93,11 @@ export function recordTraffic(app: FastifyInstance, directory: string): void {
   );
 }
 
+/** Appends an exchange of one app, named by its test file. */
+type Recorder = (line: Omit<TrafficLine, 'file'>) => void;
+
 async function recordInjected(
-  directory: string,
+  record: Recorder,
   inject: (options: InjectOptions | string) => Promise<LightMyRequestResponse>,
   options: InjectOptions | string,
 ): Promise<LightMyRequestResponse> {
@@ -95,7 +105,7 @@ async function recordInjected(
   const sent: InjectOptions = typeof options === 'string' ? { url: options } : options;
   // light-my-request sends an object payload as JSON.
   const typed = sent.payload !== undefined && typeof sent.payload === 'object' && !Buffer.isBuffer(sent.payload);
-  append(directory, {
+  record({
     ...requestPart(String(sent.method ?? 'GET'), String(sent.url ?? sent.path ?? '/'), sent.headers),
     ...(typed && !header(sent.headers, 'content-type') ? { requestType: 'application/json' } : {}),
     ...requestBodyPart(typed ? JSON.stringify(sent.payload) : sent.payload),
@@ -111,8 +121,8 @@ function requestBodyPart(payload: unknown): Pick<TrafficLine, 'requestBody'> {
   return typeof text === 'string' && text !== '' && text.length <= BODY_KEPT ? { requestBody: text } : {};
 }
 
-function requestPart(method: string, url: string, headers: HeaderBag): Omit<TrafficLine, 'status' | 'body'> {
-  const line: Omit<TrafficLine, 'status' | 'body'> = { file: FILE, method: method.toUpperCase(), url };
+function requestPart(method: string, url: string, headers: HeaderBag): Omit<TrafficLine, 'file' | 'status' | 'body'> {
+  const line: Omit<TrafficLine, 'file' | 'status' | 'body'> = { method: method.toUpperCase(), url };
   const requestType = header(headers, 'content-type');
   const accept = header(headers, 'accept');
   const override = header(headers, 'x-http-method-override');
@@ -139,7 +149,7 @@ function answerPart(
   };
 }
 
-function captureSocketExchange(directory: string, request: IncomingMessage, response: ServerResponse): void {
+function captureSocketExchange(record: Recorder, request: IncomingMessage, response: ServerResponse): void {
   // Fastify rewrites request.url (the format suffix): the URL as sent is read now.
   const sent = requestPart(request.method ?? 'GET', request.url ?? '/', request.headers);
   const chunks: Buffer[] = [];
@@ -166,7 +176,7 @@ function captureSocketExchange(directory: string, request: IncomingMessage, resp
     return end(chunk, ...rest);
   };
   response.once('finish', () =>
-    append(directory, {
+    record({
       ...sent,
       ...answerPart(
         response.statusCode,
