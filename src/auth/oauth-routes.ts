@@ -88,7 +88,7 @@ export function registerOAuthRoutes(app: FastifyInstance, options: OAuthRouteOpt
     const hash = secretHash(tokenParameter(body));
     const kinds = inHintOrder(
       body,
-      () => accessTokenInfo(store, hash, client),
+      () => accessTokenInfo(store, hash, client, clock),
       () => refreshTokenInfo(grants, hash, client, clock),
     );
     for (const describe of kinds) {
@@ -108,10 +108,10 @@ function inHintOrder<T>(body: Readonly<Record<string, string>>, access: T, refre
  * RFC 7662 §2.2 of an access token that is live and that the client may learn about: its own account's tokens and those
  * issued to it (a code-flow token acts for the account that consented). Anything else is simply not active.
  */
-async function accessTokenInfo(store: AuthStore, hash: string, client: Client) {
+async function accessTokenInfo(store: AuthStore, hash: string, client: Client, clock: () => number) {
   const token = await store.findToken(hash);
   const known = token !== undefined && (token.tenantId === client.tenantId || token.clientId === client.id);
-  if (!token || !known || token.revoked || token.expiresAt <= Math.floor(Date.now() / 1000)) return undefined;
+  if (!token || !known || token.revoked || token.expiresAt <= Math.floor(clock() / 1000)) return undefined;
   return {
     scope: token.scopes.join(' '),
     client_id: token.clientId,

@@ -77,7 +77,7 @@ interface IssuedToken {
 }
 
 /** The library's model over our stores, but for getClient, which each request supplies. */
-function grantModel(store: AuthStore, grants: GrantStore, clock: () => number) {
+function grantModel(store: AuthStore, grants: GrantStore, clock: () => number, tokenTtlSeconds: number) {
   return {
     ...codeModel(grants, clock),
     async getUserFromClient(client: ModelClient): Promise<ModelUser> {
@@ -96,13 +96,15 @@ function grantModel(store: AuthStore, grants: GrantStore, clock: () => number) {
      */
     async saveToken(token: IssuedToken, client: ModelClient, user: ModelUser) {
       const scopes = token.scope ?? [];
+      // Issued and expiring by the app's clock, like every check of them (the library dates its answer by its own).
+      const issuedAt = Math.floor(clock() / 1000);
       const access: AccessToken = {
         tokenHash: secretHash(token.accessToken),
         tenantId: user.id,
         clientId: client.id,
         scopes,
-        issuedAt: Math.floor(Date.now() / 1000),
-        expiresAt: Math.floor(token.accessTokenExpiresAt.getTime() / 1000),
+        issuedAt,
+        expiresAt: issuedAt + tokenTtlSeconds,
         revoked: false,
         ...(user.chainId !== undefined && { chainId: user.chainId }),
       };
@@ -147,7 +149,7 @@ export function createTokenIssuer(
   issued?: Counter<'grant'>,
   clock: () => number = Date.now,
 ) {
-  const model = grantModel(store, grants, clock);
+  const model = grantModel(store, grants, clock, tokenTtlSeconds);
   const options = {
     accessTokenLifetime: tokenTtlSeconds,
     refreshTokenLifetime: REFRESH_TOKEN_LIFETIME_SECONDS,

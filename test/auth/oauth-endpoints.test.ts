@@ -223,3 +223,34 @@ test('expires_in is the whole TOKEN_TTL_SECONDS of a token just issued', async (
     assert.equal(response.json().expires_in, 120);
   }
 });
+
+test("a token is issued, introspected and expires by the app's clock", async (t) => {
+  let now = Date.parse('2031-05-01T12:00:00Z');
+  const api = await build(t, { TOKEN_TTL_SECONDS: '600' }, undefined, { clock: () => now });
+  const { clientId, clientSecret } = api.credentials;
+  const issued = await token(api, { grant_type: 'client_credentials' }, basic(clientId, clientSecret));
+  assert.equal(issued.statusCode, 200);
+  const accessToken = issued.json().access_token as string;
+  const introspect = async () =>
+    (
+      await api.request({
+        method: 'POST',
+        url: '/oauth2/introspect',
+        token: null,
+        form: { token: accessToken },
+        headers: basic(clientId, clientSecret),
+      })
+    ).json();
+  const iat = Math.floor(now / 1000);
+  assert.deepEqual(
+    { active: true, iat, exp: iat + 600 },
+    (({ active, iat, exp }) => ({ active, iat, exp }))(await introspect()),
+  );
+  assert.equal((await api.request({ url: '/v2/dogs', token: accessToken })).statusCode, 200);
+  // Past its lifetime by the app's clock (and past the verifier's recheck): not active, and refused.
+  now += 601_000;
+  assert.deepEqual(await introspect(), { active: false });
+  const refused = await api.request({ url: '/v2/dogs', token: accessToken });
+  assert.equal(refused.statusCode, 401);
+  assert.match(refused.headers['www-authenticate'] as string, /error="invalid_token"/);
+});
