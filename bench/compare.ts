@@ -85,8 +85,11 @@ function buildCommit(ref: string): Build {
     console.log(`building ${ref} (${sha.slice(0, 7)}) in ${dir} ...`);
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    const archive = execFileSync('git', ['archive', sha, 'src', 'rates', 'tsconfig.json']);
-    execFileSync('tar', ['-x', '-C', dir], { input: archive });
+    // Through a file: the archive outgrew execFileSync's 1 MiB of output (ENOBUFS).
+    const archive = path.join(dir, 'source.tar');
+    execFileSync('git', ['archive', '--output', archive, sha, 'src', 'rates', 'tsconfig.json']);
+    execFileSync('tar', ['-x', '-C', dir, '-f', archive]);
+    fs.rmSync(archive);
     execFileSync('npx', ['tsc', '-p', path.join(dir, 'tsconfig.json')], { stdio: 'inherit' });
   }
   return {
