@@ -21,10 +21,10 @@ export function newItem(def: ResourceDef, values: WriteValues): Item {
   return item;
 }
 
-/** A row read as an array (columns in the order of `names`) as an item. */
-export function toItem(names: readonly string[], row: readonly FieldValue[]): Item {
+/** A row read as an array (columns in the order of `names`, from column `from`) as an item. */
+export function toItem(names: readonly string[], row: readonly FieldValue[], from = 0): Item {
   const item: Item = {};
-  for (let c = 0; c < names.length; c += 1) item[names[c]!] = row[c]!;
+  for (let c = 0; c < names.length; c += 1) item[names[c]!] = row[from + c]!;
   return item;
 }
 

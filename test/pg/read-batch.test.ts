@@ -3,9 +3,11 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { dogs } from '../../src/resources/dogs.js';
+import { foods } from '../../src/resources/foods.js';
+import { resources } from '../../src/resources/index.js';
 import { owners } from '../../src/resources/owners.js';
 import { Connection } from '../../src/storage/postgres/connection.js';
-import type { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
+import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.js';
 import { ReadBatcher, arrayLiteral, batchedStatement } from '../../src/storage/postgres/read-batch.js';
 import { StorageError } from '../../src/storage/storage-error.js';
 import { PUBLIC_SCOPE, tenantScope, type ListQuery } from '../../src/storage/storage.js';
@@ -139,6 +141,48 @@ test(
       answers.map((answer) => answer.items.map((dog) => dog.name)),
       [['Rex 0', 'Rex 2', 'Rex 4'], ['Rex 3', 'Rex 4', 'Rex 5'], ['Odd'], ['Bob dog']],
     );
+  },
+);
+
+test(
+  "concurrent one-word /searches of several tenants read every resource's first range in one statement",
+  { skip },
+  async (t) => {
+    const database = await createDatabase();
+    // No kept answers: every search reads the index.
+    const storage = new PostgresStorage(database.url, undefined, 0);
+    t.after(async () => {
+      await storage.close();
+      await database.drop();
+    });
+    await storage.migrate();
+    for (let n = 0; n < 4; n += 1) await storage.create(dogs, ann, { name: `Rex ${n}` });
+    await storage.create(owners, ann, { name: 'Rex' });
+    await storage.create(foods, ann, { name: 'Rex chow' });
+    await storage.create(owners, bob, { name: 'Rex' });
+    await storage.create(dogs, bob, { name: 'Bob dog' });
+    // Carol's dogs are in the range twice (name and place): the first read's rows hold a dog again, and the dogs'
+    // range is read on after its last row, alone.
+    const carol = tenantScope('tenant-carol');
+    for (let n = 0; n < 3; n += 1) await storage.create(dogs, carol, { name: 'Rex', location: 'Rex' });
+    const search = (scope: typeof ann, limit: number, offset = 0) =>
+      storage.search(scope, { q: 'rex', types: resources, limit, offset });
+    const reads = () => [search(ann, 20), search(bob, 20), search(ann, 2, 1), search(carol, 3)];
+    const { answers, statements } = await together(storage, reads);
+    // The four searches' first reads, then Carol's dogs read on.
+    assert.equal(statements, 2);
+    const shown = answers.map(({ hits, hasMore }) => ({
+      hits: hits.map(({ def, item }) => `${def.singular} ${item.name}`),
+      hasMore,
+    }));
+    // Tier 1 (a name equal to the word) first, then tier 2 (a name starting with it) by resource, then creation.
+    assert.deepEqual(shown, [
+      { hits: ['owner Rex', 'dog Rex 0', 'dog Rex 1', 'dog Rex 2', 'dog Rex 3', 'food Rex chow'], hasMore: false },
+      { hits: ['owner Rex'], hasMore: false },
+      { hits: ['dog Rex 0', 'dog Rex 1'], hasMore: true },
+      { hits: ['dog Rex', 'dog Rex', 'dog Rex'], hasMore: false },
+    ]);
+    assert.equal(new Set(answers[3]!.hits.map(({ item }) => item.id)).size, 3);
   },
 );
 

@@ -313,6 +313,31 @@ export function rangeQuery(
 }
 
 /**
+ * The first `$4` rows of the key range [`$2`, `$3`) of each of `defs` in a tenant (`$1`), in one statement: what
+ * rangeQuery reads for each, joined to its items. A row is the resource's index in `defs`, the seq, the key, then the
+ * item's columns, padded with nulls to the widest resource's (every column is text: FieldKind). The one-word /search
+ * reads its resources' first ranges so (postgres-storage.ts), one call of one statement instead of one of each.
+ */
+export function rangesQuery(defs: readonly ResourceDef[]): string {
+  const key = defs.map((def) => def.name).join(',');
+  let sql = rangesTexts.get(key);
+  if (sql === undefined) {
+    const width = Math.max(...defs.map((def) => representedFields(def).length));
+    const branch = (def: ResourceDef, index: number): string => {
+      const padding = ', NULL::text'.repeat(width - representedFields(def).length);
+      return `(SELECT ${index}::int4, k.seq, k.key, r.*${padding} FROM ${def.name}_search_keys k
+    ${keyItem(def, undefined, 'true')} r
+    WHERE k.tenant_id = $1 AND k.key >= $2 AND k.key < $3 ORDER BY k.key, k.seq LIMIT $4)`;
+    };
+    sql = defs.map(branch).join('\n    UNION ALL ');
+    rangesTexts.set(key, sql);
+  }
+  return sql;
+}
+/** rangesQuery's texts by the names of their resources (a handful of `types` lists). */
+const rangesTexts = new Map<string, string>();
+
+/**
  * How many postings each key has, up to `bound`, with how far those spread in creation order (search-tiers.ts
  * estimatePostings: `count + SPREAD_UNIT × (last seq − first seq)`): one row, the counts in the keys' order joined by
  * commas. The keys (`joined`) travel as one text joined by new lines (keys hold letters, digits, spaces, `|` and `~`)

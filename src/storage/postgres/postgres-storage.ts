@@ -13,7 +13,7 @@ import { resourceByName } from '../../resources/index.js';
 import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { answerParams, IDEMPOTENCY_SQL, IdempotencyPolicy, keyParams } from '../idempotency-keys.js';
 import { jsonPage, rowsAsJson, toItem } from '../items.js';
-import { searchText, tierOfKey } from '../search-keys.js';
+import { oneRange, searchText, tierOfKey } from '../search-keys.js';
 import { searchResources } from '../search-merge.js';
 import { estimatePostings, POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
 import type {
@@ -46,6 +46,7 @@ import {
   Params,
   postingsQuery,
   rangeQuery,
+  rangesQuery,
   relatedQuery,
   selectList,
   streamsQuery,
@@ -90,6 +91,55 @@ function joinedKeys(keys: readonly string[]): string {
     joinedOfKeys.set(keys, joined);
   }
   return joined;
+}
+
+/** A search hit of a range read (StreamSource.range's rows). */
+type RangeHit = Awaited<ReturnType<StreamSource['range']>>[number];
+/** Reads the first range of `def` (no `after`): its rows as StreamSource.range gives them. */
+type FirstRange = (def: ResourceDef, keys: readonly [string, string], limit: number) => Promise<RangeHit[]>;
+
+/**
+ * The first range reads of a one-word /search, one per resource, sent as one statement (rangesQuery): searchResources
+ * asks for every resource's at once (the same range and limit), and they leave together a microtask later, so that
+ * the resources cost one call of one batched statement instead of a call of each resource's. Any other read (another
+ * range or limit, or one asked after they left) takes the resource's own statement (`alone`).
+ */
+function firstRangesTogether(read: Read, tenantId: string, alone: FirstRange): FirstRange {
+  const asked: Array<{ def: ResourceDef; resolve(rows: RangeHit[]): void; reject(error: unknown): void }> = [];
+  let range: readonly [string, string] | undefined;
+  let limit = 0;
+  let sent = false;
+  const send = async (): Promise<void> => {
+    sent = true;
+    const defs = asked.map((one) => one.def);
+    try {
+      const rows = await read<Row>(rangesQuery(defs), [tenantId, range![0], range![1], limit]);
+      const hits = defs.map((): RangeHit[] => []);
+      for (const row of rows) {
+        const index = row[0] as unknown as number;
+        const key = row[2] as string;
+        hits[index]!.push({
+          item: toItem(representedFields(defs[index]!), row, 3),
+          seq: Number(row[1]),
+          key,
+          tier: tierOfKey(key),
+        });
+      }
+      asked.forEach((one, index) => one.resolve(hits[index]!));
+    } catch (error) {
+      for (const one of asked) one.reject(error);
+    }
+  };
+  return (def, keys, wanted) => {
+    if (range === undefined) {
+      range = keys;
+      limit = wanted;
+      queueMicrotask(() => void send());
+    } else if (sent || wanted !== limit || keys[0] !== range[0] || keys[1] !== range[1]) {
+      return alone(def, keys, wanted);
+    }
+    return new Promise((resolve, reject) => asked.push({ def, resolve, reject }));
+  };
 }
 
 /** The fields a ranked page reads for `fields`: those, then the searchable ones it lacks (tierOf reads them). */
@@ -209,6 +259,7 @@ export class PostgresStorage implements Storage {
     criteria: Criteria,
     fields?: readonly string[],
     fresh = false,
+    firstRange?: FirstRange,
   ): StreamSource {
     const names = fields ?? representedFields(def);
     const read = this.reader(scope, criteria);
@@ -234,6 +285,7 @@ export class PostgresStorage implements Storage {
         if (none.length > 0) await readStreams([], 1);
       },
       range: async (keys, limit, after) => {
+        if (firstRange && after === undefined) return firstRange(def, keys, limit);
         const { sql, params } = rangeQuery(def, scope, criteria, keys, limit, after, fields);
         return (await read<Row>(sql, params)).map((row) => {
           const key = row[names.length + 1] as string;
@@ -342,10 +394,20 @@ export class PostgresStorage implements Storage {
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const text = searchText(query.q);
     if (text === undefined) return { hits: [], hasMore: false };
+    const everything = { filters: [] };
     return this.searchCache.search(scope, query, () =>
-      withFreshPostings((fresh) =>
-        searchResources(query.types, text, query, (def) => this.streams(def, scope, { filters: [] }, undefined, fresh)),
-      ),
+      withFreshPostings((fresh) => {
+        // A word within the cap reads one range per resource (search-merge.ts): their first reads leave as one.
+        const firstRange =
+          oneRange(text) !== undefined && query.types.length > 1
+            ? firstRangesTogether(this.db.read, scope.tenantId, (def, keys, limit) =>
+                this.streams(def, scope, everything).range(keys, limit),
+              )
+            : undefined;
+        return searchResources(query.types, text, query, (def) =>
+          this.streams(def, scope, everything, undefined, fresh, firstRange),
+        );
+      }),
     );
   }
 
