@@ -21,7 +21,7 @@ interface Matched {
  * The page of /search: each resource's first `offset + limit + 1` matches. Text of one range (one word within the cap,
  * search-keys.ts) is one read per resource, and all are read at once: on PostgreSQL they leave as one statement, one
  * round trip instead of four (on the rig: /search?q=rex 4,600 -> 5,400 req/s, p99 32 -> 21 ms, in one turn; then
- * 4,150–4,390 -> 4,900–6,170 as one statement, postgres-storage.ts firstRangesTogether; on SQLite the same). Other
+ * 4,150–4,390 -> 4,900–6,170 as one statement, postgres-storage.ts firstRangesTogether); on SQLite no slower. Other
  * text takes several reads per resource, and the resources are read in order: once those read hold that many hits up
  * to some tier, a later resource's hits in that tier or after would sort after them (same tier, later resource), so it
  * reads only the tiers before it, and nothing when that is tier 1 (read at once, two words were 10% slower).
