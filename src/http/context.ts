@@ -228,7 +228,17 @@ function overrideOf(request: FastifyRequest, httpMethod: string, query: QueryPar
 export function namedOverride(request: FastifyRequest): unknown {
   const named = (request.query as QueryParams | undefined)?.method;
   if (named !== undefined || request.method !== 'POST') return named;
-  return bodyMethod(request) ?? request.headers['x-http-method-override'];
+  // The body's or else the header's: a body's `"method": null` names nothing.
+  return postOverrides(request).find(([, value]) => value !== undefined && value !== null)?.[1];
+}
+
+/** Where a POST may name its override, in the order namedOverride reads them, each with its name for a message. */
+function postOverrides(request: FastifyRequest): Array<[string, unknown]> {
+  return [
+    ['the method parameter', (request.query as QueryParams | undefined)?.method],
+    ["the body's method field", bodyMethod(request)],
+    ['X-HTTP-Method-Override', request.headers['x-http-method-override']],
+  ];
 }
 
 /**
@@ -236,12 +246,7 @@ export function namedOverride(request: FastifyRequest): unknown {
  * that a request meant as a PUT is never carried out as the DELETE another source names.
  */
 function checkOneOverride(request: FastifyRequest): void {
-  const sources: Array<[string, unknown]> = [
-    ['the method parameter', (request.query as QueryParams | undefined)?.method],
-    ["the body's method field", bodyMethod(request)],
-    ['X-HTTP-Method-Override', request.headers['x-http-method-override']],
-  ];
-  const given = sources.filter(([, value]) => value !== undefined);
+  const given = postOverrides(request).filter(([, value]) => value !== undefined);
   const methods = new Set(given.map(([, value]) => (typeof value === 'string' ? value.toLowerCase() : value)));
   if (methods.size < 2) return;
   throw new ApiError(
