@@ -70,44 +70,28 @@ export function listOperation(
       // Parameters come before the item (SPEC §8): the parent is looked up once they are all valid.
       const related = nesting && (await parentRelation(storage, nesting, context));
       const wanted: ListQuery = { filters, q, related, sort, limit, offset };
-      const { page, headers } = await pagedAnswer(
-        context,
-        config.publicUrl,
-        { limit, offset, ranked: q !== undefined && sort === undefined },
-        // The count takes the same criteria; it ignores the sort and the page.
-        () => storage.count(def, scope, wanted),
-        () => listPage(storage, def, scope, wanted, selection),
-        () => ({ document: listDocument(def.name, def.singular, [], selection), hasMore: false, size: 0 }),
-      );
-      return { status: 200, document: page.document, headers };
+      // The count takes the same criteria; it ignores the sort and the page.
+      const count = () => storage.count(def, scope, wanted);
+      const ranked = q !== undefined && sort === undefined;
+      const pastEnd = ranked ? await searchDepthCheck(offset, limit, count) : undefined;
+      const { document, hasMore, size } =
+        pastEnd === undefined
+          ? await listPage(storage, def, scope, wanted, selection)
+          : { document: listDocument(def.name, def.singular, [], selection), hasMore: false, size: 0 };
+      const counts = await pageCounts(context.exactCount, offset, size, async () => pastEnd ?? count());
+      return {
+        status: 200,
+        document,
+        headers: pagingHeaders(context.url, config.publicUrl, {
+          limit,
+          offset,
+          hasMore,
+          ...counts,
+          ...(ranked && { depth: MAX_SEARCH_DEPTH }),
+        }),
+      };
     },
   };
-}
-
-/**
- * A page of a collection or search and its paging headers (SPEC §3), from `read`; `count` counts what it pages
- * through. A page ranked by relevance (SPEC §5) that would end past the depth is empty when it starts past every
- * result (`empty()`), and refused otherwise (searchDepthCheck); its links stop at the depth.
- */
-export async function pagedAnswer<Page extends { readonly hasMore: boolean; readonly size: number }>(
-  context: Pick<ApiContext, 'url' | 'exactCount'>,
-  publicUrl: string,
-  { limit, offset, ranked }: { readonly limit: number; readonly offset: number; readonly ranked: boolean },
-  count: () => Promise<number>,
-  read: () => Promise<Page>,
-  empty: () => Page,
-): Promise<{ page: Page; headers: Record<string, string> }> {
-  const pastEnd = ranked ? await searchDepthCheck(offset, limit, count) : undefined;
-  const page = pastEnd === undefined ? await read() : empty();
-  const counts = await pageCounts(context.exactCount, offset, page.size, async () => pastEnd ?? count());
-  const headers = pagingHeaders(context.url, publicUrl, {
-    limit,
-    offset,
-    hasMore: page.hasMore,
-    ...counts,
-    ...(ranked && { depth: MAX_SEARCH_DEPTH }),
-  });
-  return { page, headers };
 }
 
 /**

@@ -1,7 +1,8 @@
 // GET /search: one search over every resource the requester can see, in the `results` envelope, best match first.
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
-import { parseLimit, parseOffset, parseQ, single } from '../query/collection.js';
+import { pageCounts, pagingHeaders } from '../http/links.js';
+import { MAX_SEARCH_DEPTH, parseLimit, parseOffset, parseQ, searchDepthCheck, single } from '../query/collection.js';
 import { defaultSelection } from '../query/selection.js';
 import { shapeItem, type Document } from '../representation/document.js';
 import type { ResourceDef } from '../resources/definition.js';
@@ -17,7 +18,7 @@ import {
   Q_REQUIRED,
   TYPES,
 } from './descriptor.js';
-import { checkParams, pagedAnswer, type RouteDeps } from './resource-operations.js';
+import { checkParams, type RouteDeps } from './resource-operations.js';
 
 const DESCRIPTOR = describe(
   { kind: 'search' },
@@ -47,21 +48,26 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
             const each = await Promise.all(types.map((def) => storage.count(def, scope, { filters: [], q })));
             return each.reduce((sum, one) => sum + one, 0);
           };
-          const { page, headers } = await pagedAnswer(
-            context,
-            config.publicUrl,
-            { limit, offset, ranked: true },
-            count,
-            async () => {
-              const found = await storage.search(scope, { q, types, limit, offset });
-              return { ...found, size: found.hits.length };
-            },
-            () => ({ hits: [], hasMore: false, size: 0 }),
-          );
+          const pastEnd = await searchDepthCheck(offset, limit, count);
+          const { hits, hasMore } =
+            pastEnd === undefined
+              ? await storage.search(scope, { q, types, limit, offset })
+              : { hits: [], hasMore: false };
+          const counts = await pageCounts(context.exactCount, offset, hits.length, async () => pastEnd ?? count());
           const document: Document = {
-            results: page.hits.map(({ def, item }) => ({ [def.singular]: shapeItem(item, defaultSelection(def)) })),
+            results: hits.map(({ def, item }) => ({ [def.singular]: shapeItem(item, defaultSelection(def)) })),
           };
-          return { status: 200, document, headers };
+          return {
+            status: 200,
+            document,
+            headers: pagingHeaders(context.url, config.publicUrl, {
+              limit,
+              offset,
+              hasMore,
+              ...counts,
+              depth: MAX_SEARCH_DEPTH,
+            }),
+          };
         },
       },
     },
