@@ -14,10 +14,11 @@ import { createDatabase, createPostgresStorage, skipWithoutPostgres, TEST_DATABA
 const skip = skipWithoutPostgres;
 
 // The tests below end backends and close pools on purpose. postgres 3.4 then may reject the array-type query of a
-// connection that was opening, a promise nobody holds (performance.md, Limits): the service logs such a driver
-// failure and goes on (server.ts), and so does this file. Any other unhandled rejection still reaches the runner. The
-// runner listens from its first test on, so the filter takes its place before the tests run, not when the file loads
-// (then the runner's listener came after it, and such a rejection failed a test about once in ten runs under load).
+// connection that was opening, a promise nobody holds (docs/decisions.md, "The PostgreSQL driver"): the service logs
+// such a driver failure and goes on (server.ts), and so does this file. Any other unhandled rejection still reaches the
+// runner. The runner listens from its first test on, so the filter takes its place before the tests run, not when the
+// file loads (then the runner's listener came after it, and such a rejection failed a test about once in ten runs under
+// load).
 before(() => {
   const runnerListeners = process.listeners('unhandledRejection');
   process.removeAllListeners('unhandledRejection');

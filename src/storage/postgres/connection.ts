@@ -93,7 +93,7 @@ export function connectionKept(error: unknown): boolean {
 /**
  * Whether an error is a connection of the PostgreSQL driver failing (a socket error, or the driver's own CONNECTION_*
  * codes). postgres 3.4 may reject such an error where no one holds the promise (on a new connection, the query it sends
- * for the server's array types: performance.md, "porsager/postgres 3.4.9 defects"): the pool reconnects anyway, so
+ * for the server's array types: docs/decisions.md, "The PostgreSQL driver"): the pool reconnects anyway, so
  * the process logs it instead of exiting (server.ts).
  */
 export function isDriverFailure(error: unknown): boolean {
@@ -105,7 +105,7 @@ export function isDriverFailure(error: unknown): boolean {
  * A timestamptz as the service writes and SQLite keeps it, RFC 3339 in UTC with milliseconds: from PostgreSQL's text
  * (`2026-11-26 04:21:44.8+00`, the fraction's trailing zeros dropped, none when whole) by string operations. Formatting
  * it in SQL instead (to_char) cost PostgreSQL 0.79 µs per value against 0.25 µs for its plain text, and a Date in Node
- * 0.48 µs against 0.06 µs for these slices (docs/performance.md).
+ * 0.48 µs against 0.06 µs for these slices.
  */
 export function rfc3339(text: string): string {
   const end = Math.min(text.length - 3, 23);
@@ -204,7 +204,7 @@ export class Connection implements Executor {
       transform: { undefined: null },
       // Timestamps as the text rfc3339 reads: ISO dates, in UTC whatever the server's or the database's default.
       // Memoize caches an item looked up by seq in case the next key asks for it again; a search's keys never do, and
-      // for the range of `q=rex` the cache (its every row a miss) was a fifth of the statement (docs/performance.md).
+      // for the range of `q=rex` the cache (its every row a miss) was a fifth of the statement.
       connection: { TimeZone: 'UTC', DateStyle: 'ISO', enable_memoize: 'off' },
       types: { timestamptz: TIMESTAMPTZ },
       // Not in the driver's types, though in its options (postgres/src/index.js).

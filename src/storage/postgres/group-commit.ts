@@ -3,7 +3,7 @@
 // A create is one statement that commits on its own, and PostgreSQL flushes the WAL to disk at every commit
 // (synchronous_commit, as in production). Under load the flush, and the wake-ups of the backend and of Node around it,
 // cost more than the statement: a POST cost PostgreSQL 374 µs and Node 348 µs with each create committed alone, 218 and
-// 202 µs without the flush (docs/performance.md). Concurrent creates are therefore collected until the check phase of
+// 202 µs without the flush. Concurrent creates are therefore collected until the check phase of
 // the turn, like reads (read-batch.ts), and sent pipelined on one connection between BEGIN and COMMIT: one round trip
 // and one flush for all of them. Each caller is answered once COMMIT has, so nothing is acknowledged before it is
 // durable. If a statement fails, the transaction rolls back and each runs again alone, so that only a bad call fails
@@ -12,8 +12,8 @@
 //
 // Writes of one text that say how to make several at once (`batched`: a create) are, within a group, one statement:
 // each parameter becomes the array of every call's value, as a turn's reads are batched (read-batch.ts). A statement
-// of its own cost each create PostgreSQL about 40 µs and the driver about 50 µs more than its share of one for 50 rows
-// (docs/performance.md). If the batched statement fails, the group runs each write alone, as above.
+// of its own cost each create PostgreSQL about 40 µs and the driver about 50 µs more than its share of one for 50
+// rows. If the batched statement fails, the group runs each write alone, as above.
 import { batchedParams } from './read-batch.js';
 import type { StorageError } from '../storage-error.js';
 

@@ -1,6 +1,6 @@
 // A create with references to check and links to write, as one PostgreSQL statement: one round trip, no transaction
-// of its own (measured faster than the same statements pipelined in a transaction: docs/performance.md); it commits
-// with the other creates of its turn (group-commit.ts).
+// of its own (measured faster than the same statements pipelined in a transaction); it commits with the other creates
+// of its turn (group-commit.ts).
 import type { ResourceDef } from '../../resources/definition.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import type { CreatePlan } from '../../plan/write-plan.js';

@@ -328,7 +328,7 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     version: 12,
     description: 'the request log as one row per flush and app, its requests packed as on SQLite',
     // A flush of 2,000 requests was 2,000 rows and 8,000 index entries, written in one burst on the database server
-    // (docs/performance.md, Design choices, PostgreSQL); it is now a row per app. A row's seqs are a block of
+    // (docs/decisions.md, Performance); it is now a row per app. A row's seqs are a block of
     // SEQS_PER_ROW from the sequence (postgres-request-log.ts), so that several nodes never wait for each other. The
     // bytes are stored uncompressed (EXTERNAL): records are short texts compression gains little on. The rows kept so
     // far are packed into the new table on start (migrate.ts) and the old table dropped.
@@ -358,8 +358,8 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
   {
     version: 13,
     description: "an item's timestamps kept as the service writes them, RFC 3339 text in UTC with milliseconds",
-    // As SQLite keeps them. timestamptz's output was the dearer part of a row's (a page's PostgreSQL time fell 15%,
-    // docs/performance.md), and Node made each value RFC 3339 again. The text is of one width, so its order under
+    // As SQLite keeps them. timestamptz's output was the dearer part of a row's (a page's PostgreSQL time fell
+    // 15%), and Node made each value RFC 3339 again. The text is of one width, so its order under
     // "C" is the time's (sort=createdAt, its index rebuilt by the ALTER); finer digits are cut as rfc3339 cut them.
     sql: COUNTED.map(
       (table) => `

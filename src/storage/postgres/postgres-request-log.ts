@@ -44,7 +44,7 @@ const COPY_ROWS = `COPY request_log (${COPY_COLUMNS.join(', ')}) FROM STDIN (FOR
 
 /**
  * Pruning hides a row's oldest records rather than rewriting the row (a row is up to a flush of one app, about 200 KB,
- * and its rewrite was half the request log's cost to PostgreSQL, docs/performance.md): `hidden` records at the start
+ * and its rewrite was half the request log's cost to PostgreSQL): `hidden` records at the start
  * of `entries` are gone, and `count`, `first_time` and the class counts describe the rest. Pruning by count leaves
  * `first_time` and the class counts as they were (an earlier time, counts that may be too high: a row is at worst read
  * once more by pruning by age, or by a page of one status class); pruning by age, which reads the row, makes them exact.
@@ -119,7 +119,7 @@ export class PostgresRequestLog implements RequestLogStore {
   /**
    * A flush's rows go in by COPY in binary: an INSERT's bytea parameter is sent as hex text, and the driver made about
    * five copies of a flush's records on the way (the hex string and its flattening among them) which, living until
-   * the INSERT answered, brought a major collection every second or so under load (docs/performance.md).
+   * the INSERT answered, brought a major collection every second or so under load.
    */
   async insertBatch(batch: RequestLogBatch): Promise<void> {
     const rows = batch.apps().flatMap(rowsOf);

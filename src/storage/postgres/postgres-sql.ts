@@ -388,7 +388,7 @@ export function insertStatement(def: ResourceDef): string {
  * range that stops at $3 items (the `(tenant_id, <ref>, seq)` index gives them in order), whatever
  * statistics PostgreSQL has. Numbering every key's items with a window function read all of them
  * first, and a join of the link rows planned without statistics walked the link table once per
- * target row (docs/performance.md, "Plans").
+ * target row (docs/decisions.md, "Plans that do not depend on luck").
  */
 export function relatedQuery(association: AssociationDef, target: ResourceDef): string {
   if (association.kind === 'one') {
