@@ -1,4 +1,5 @@
-// The command line of `npm run bench`: --postgres, --scale <sizes>, and operation names.
+// The command lines of `npm run bench` (--postgres, --scale <sizes>, operation names) and `npm run bench:compare`
+// (a git ref, --postgres, operation names).
 
 export interface BenchArgs {
   /** Both backends (a PostgreSQL of the bench's own beside SQLite), or SQLite only. */
@@ -40,4 +41,31 @@ function parseSizes(value: string): number[] {
     return size;
   });
   return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+/** The command line of `npm run bench:compare`. */
+export interface CompareArgs {
+  /** The commit the working tree's build is compared with. */
+  readonly ref: string;
+  /** Both builds on a PostgreSQL of the bench's own (each on a copy of the seeded database), or on SQLite. */
+  readonly postgres: boolean;
+  /** The operations to compare; the default few when empty. */
+  readonly operations: readonly string[];
+}
+
+const COMPARE_USAGE = 'usage: npm run bench:compare -- <git ref> [--postgres] [operation name …]';
+
+/** Parses the arguments after `npm run bench:compare --`: the ref first, then --postgres and names in any order. */
+export function parseCompareArgs(argv: readonly string[]): CompareArgs {
+  let parsed: BenchArgs;
+  try {
+    parsed = parseArgs(argv);
+  } catch (error) {
+    throw new Error(`${(error as Error).message.split('\n')[0]}\n${COMPARE_USAGE}`, { cause: error });
+  }
+  if (parsed.sizes !== undefined)
+    throw new Error(`bench:compare measures one size (BENCH_DOGS); --scale is npm run bench's\n${COMPARE_USAGE}`);
+  const [ref, ...operations] = parsed.operations;
+  if (ref === undefined) throw new Error(`name the commit to compare with\n${COMPARE_USAGE}`);
+  return { ref, postgres: parsed.postgres, operations };
 }

@@ -1,4 +1,5 @@
-// npm run bench:compare -- <git ref> [operation …]: the working tree's build against another commit's, both on one core at once.
+// npm run bench:compare -- <git ref> [--postgres] [operation …]: the working tree's build against another commit's, both
+// on one core at once, on SQLite or (--postgres) on a PostgreSQL of the bench's own on that core too.
 //
 // Run one after the other, two builds are measured in different spells of a shared machine, and
 // its noise (±10% here) hides the few percent a change makes. Run at the same time on the same
@@ -25,7 +26,9 @@ import {
   wrk,
   type Operation,
 } from './harness.js';
-import { sqlite } from './backends.js';
+import { parseCompareArgs } from './args.js';
+import { postgres, sqlite, type Backend } from './backends.js';
+import { startPostgres, type BenchPostgres } from './postgres.js';
 import type { Seeded } from './seed.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -42,19 +45,32 @@ interface Build {
 }
 
 async function main(): Promise<void> {
-  const [ref, ...wanted] = process.argv.slice(2);
-  if (!ref) throw new Error('usage: npm run bench:compare -- <git ref> [operation name …]');
-  const other = buildCommit(ref);
+  const args = parseCompareArgs(process.argv.slice(2));
+  const other = buildCommit(args.ref);
   const current: Build = { label: 'working tree', command: serverCommand() };
-  const names = wanted.length > 0 ? wanted : DEFAULT_OPERATIONS;
-  const data = await sqlite.seeded(DOGS);
+  const names = args.operations.length > 0 ? args.operations : DEFAULT_OPERATIONS;
+  let server: BenchPostgres | undefined;
+  try {
+    if (args.postgres) {
+      console.log(`starting PostgreSQL (data kept in ${path.join(DATA_DIR, 'postgres')}) ...`);
+      server = await startPostgres(path.join(DATA_DIR, 'postgres'));
+    }
+    await compare(server ? postgres(server) : sqlite, other, current, names);
+  } finally {
+    await server?.stop();
+  }
+}
+
+/** Duels the two builds on `backend` for each operation, twice (the second swapped), and prints the table. */
+async function compare(backend: Backend, other: Build, current: Build, names: readonly string[]): Promise<void> {
+  const data = await backend.seeded(DOGS);
   const rows: string[][] = [];
   for (const name of names) {
     const ratios: number[] = [];
     const rates: Array<[number, number]> = [];
     for (const swapped of [false, true]) {
       const [first, second] = swapped ? [current, other] : [other, current];
-      const [rateFirst, rateSecond] = await duel(first, second, name, data);
+      const [rateFirst, rateSecond] = await duel(first, second, name, data, backend);
       const [rateOther, rateCurrent] = swapped ? [rateSecond, rateFirst] : [rateFirst, rateSecond];
       ratios.push(rateCurrent / rateOther);
       rates.push([rateOther, rateCurrent]);
@@ -71,7 +87,7 @@ async function main(): Promise<void> {
     ]);
   }
   console.log(
-    `\nBoth builds on core 0 at once, ${CONNECTIONS} wrk connections each on core 1, ${SECONDS} s per run, two runs (the second swapped)\n`,
+    `\n${backend.name}: both builds on core 0 at once, ${CONNECTIONS} wrk connections each on core 1, ${SECONDS} s per run, two runs (the second swapped)\n`,
   );
   table(['operation', `${other.label} req/s`, 'working tree req/s', 'working tree ÷ other (> 1: faster)'], rows);
 }
@@ -99,14 +115,20 @@ function buildCommit(ref: string): Build {
 }
 
 /** Loads both builds at once for one operation; returns their req/s. */
-async function duel(first: Build, second: Build, operationName: string, data: Seeded): Promise<[number, number]> {
+async function duel(
+  first: Build,
+  second: Build,
+  operationName: string,
+  data: Seeded,
+  backend: Backend,
+): Promise<[number, number]> {
   // An operation of a variant of the server (the search cache off) runs both builds as that variant.
   const variant = benchOperations(data, { bearer: '', basic: '' }).find(({ name }) => name === operationName)?.server;
   const env = variant ? VARIANT_ENV[variant] : {};
   const servers = await Promise.all(
     [first, second].map(async (build, index) => {
       const port = PORTS[index]!;
-      const storage = await sqlite.freshCopy(DOGS, `compare-${port}`);
+      const storage = await backend.freshCopy(DOGS, `compare-${port}`);
       return { port, child: start(build.label, build.command, { ...serverEnv(port, storage), ...env }) };
     }),
   );

@@ -1,7 +1,7 @@
-// The bench's command line (bench/args.ts): --postgres, --scale and operation names.
+// The bench's command lines (bench/args.ts): --postgres, --scale and operation names; bench:compare's ref first.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseArgs } from '../../bench/args.js';
+import { parseArgs, parseCompareArgs } from '../../bench/args.js';
 
 test('no arguments: SQLite only, one size, every operation', () => {
   assert.deepEqual(parseArgs([]), { postgres: false, sizes: undefined, operations: [] });
@@ -28,4 +28,29 @@ test('--scale without sizes, or with a size that is not a whole number of at lea
 
 test('an unknown option is refused with the usage', () => {
   assert.throws(() => parseArgs(['--postgress']), /unknown option --postgress\nusage: npm run bench/);
+});
+
+test('bench:compare takes the ref first, then --postgres and operation names in any order', () => {
+  assert.deepEqual(parseCompareArgs(['HEAD~1']), { ref: 'HEAD~1', postgres: false, operations: [] });
+  assert.deepEqual(parseCompareArgs(['main', 'GET one (authorized)', '--postgres', 'POST']), {
+    ref: 'main',
+    postgres: true,
+    operations: ['GET one (authorized)', 'POST'],
+  });
+});
+
+test('bench:compare without a ref, with --scale or with an unknown option is refused with its own usage', () => {
+  assert.throws(() => parseCompareArgs([]), /name the commit to compare with\nusage: npm run bench:compare/);
+  assert.throws(
+    () => parseCompareArgs(['--postgres']),
+    /name the commit to compare with\nusage: npm run bench:compare/,
+  );
+  assert.throws(
+    () => parseCompareArgs(['HEAD', '--scale', '10000']),
+    /bench:compare measures one size \(BENCH_DOGS\); --scale is npm run bench's\nusage: npm run bench:compare/,
+  );
+  assert.throws(
+    () => parseCompareArgs(['HEAD', '--postgress']),
+    /^Error: unknown option --postgress\nusage: npm run bench:compare/,
+  );
 });
