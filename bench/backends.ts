@@ -6,7 +6,7 @@ import postgresJs from 'postgres';
 import { createStorage } from '../src/storage/create-storage.js';
 import type { Storage } from '../src/storage/storage.js';
 import { DATA_DIR } from './harness.js';
-import type { BenchPostgres } from './postgres.js';
+import { POSTGRES_DIR, type BenchPostgres } from './postgres.js';
 import { seed, type Seeded } from './seed.js';
 
 export interface Backend {
@@ -90,7 +90,7 @@ export const sqlite: Backend = {
  * for a million dogs, where seeding again would take minutes and WAL_LOG would write the whole copy to the WAL).
  */
 export function postgres(server: BenchPostgres): Backend {
-  const infoFile = (size: number): string => path.join(DATA_DIR, 'postgres', `seed_${size}.json`);
+  const infoFile = (size: number): string => path.join(POSTGRES_DIR, `seed_${size}.json`);
   return {
     name: 'PostgreSQL',
     async seeded(size) {

@@ -13,7 +13,6 @@ import path from 'node:path';
 import { parseArgs } from './args.js';
 import { postgres, sqlite, type Backend } from './backends.js';
 import {
-  DATA_DIR,
   DOGS,
   benchOperations,
   combine,
@@ -90,8 +89,7 @@ async function main(): Promise<void> {
     });
   try {
     if (args.postgres) {
-      console.log(`starting PostgreSQL (data kept in ${path.join(DATA_DIR, 'postgres')}) ...`);
-      server = await startPostgres(path.join(DATA_DIR, 'postgres'));
+      server = await startPostgres();
     }
     const backends = server ? [sqlite, postgres(server)] : [sqlite];
     const runs: Run[] = [];

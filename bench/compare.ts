@@ -1,5 +1,5 @@
-// npm run bench:compare -- <git ref> [--postgres] [operation …]: the working tree's build against another commit's, both
-// on one core at once, on SQLite or (--postgres) on a PostgreSQL of the bench's own on that core too.
+// npm run bench:compare -- <git ref> [--postgres] [operation …]: the working tree's build against another commit's,
+// both on one core at once, on SQLite or (--postgres) on a PostgreSQL of the bench's own on that core too.
 //
 // Run one after the other, two builds are measured in different spells of a shared machine, and
 // its noise (±10% here) hides the few percent a change makes. Run at the same time on the same
@@ -52,8 +52,7 @@ async function main(): Promise<void> {
   let server: BenchPostgres | undefined;
   try {
     if (args.postgres) {
-      console.log(`starting PostgreSQL (data kept in ${path.join(DATA_DIR, 'postgres')}) ...`);
-      server = await startPostgres(path.join(DATA_DIR, 'postgres'));
+      server = await startPostgres();
     }
     await compare(server ? postgres(server) : sqlite, other, current, names);
   } finally {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
-import { start, stop as stopProcess } from './harness.js';
+import { DATA_DIR, start, stop as stopProcess } from './harness.js';
 
 export interface BenchPostgres {
   /** The URL of database `name`; `options` are PostgreSQL settings for its sessions (`synchronous_commit=off`). */
@@ -15,8 +15,13 @@ export interface BenchPostgres {
   stop(): Promise<void>;
 }
 
-/** Starts (initialising on first use) the cluster kept in `dataDir`, pinned to core 0 like the API server. */
-export async function startPostgres(dataDir: string): Promise<BenchPostgres> {
+/** Where the bench's cluster and its seeds' ids and clients are kept, between runs. */
+export const POSTGRES_DIR = path.join(DATA_DIR, 'postgres');
+
+/** Starts (initialising on first use) the cluster kept in POSTGRES_DIR, pinned to core 0 like the API server. */
+export async function startPostgres(): Promise<BenchPostgres> {
+  const dataDir = POSTGRES_DIR;
+  console.log(`starting PostgreSQL (data kept in ${dataDir}) ...`);
   const urlFile = path.join(dataDir, `url-${process.pid}`);
   fs.mkdirSync(dataDir, { recursive: true });
   fs.rmSync(urlFile, { force: true });

@@ -71,8 +71,8 @@ export async function runMigrations(connection: Connection): Promise<void> {
 
 /**
  * A table or index just made has no statistics until autovacuum's next round, and a read planned meanwhile may walk a
- * tenant (docs/decisions.md, "Plans that do not depend on luck"). So the migration ends with ANALYZE of the schema's own tables (only those:
- * the database may hold others'), a sample of each, in the same transaction.
+ * tenant (docs/decisions.md, "Plans that do not depend on luck"). So the migration ends with ANALYZE of the schema's
+ * own tables (only those: the database may hold others'), a sample of each, in the same transaction.
  */
 async function analyzeSchema(client: Executor): Promise<void> {
   const rows = await client.rows<[string]>(
