@@ -3,9 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Verb } from '../http/context.js';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
-import type { QueryParams } from '../query/collection.js';
+import { single, type QueryParams } from '../query/collection.js';
 import { PUBLIC_SCOPE, type PublicScope, type Scope, type TenantScope } from '../storage/storage.js';
-import { readBody } from '../http/raw-body.js';
+import { isFormBody, readBody } from '../http/raw-body.js';
 import { noteCaller } from '../http/request-log-notes.js';
 import type { Principal, TokenVerifier } from './token-verifier.js';
 
@@ -89,22 +89,26 @@ export class AccessControl {
   }
 }
 
-/** RFC 6750 §2: the Authorization header, the access_token query parameter, or a form body field — one of them. */
+/**
+ * RFC 6750 §2: the Authorization header, the access_token query parameter, or a form body field — one of them, once. A
+ * repeated query parameter is 2009 like any other; a form body that gives the field twice sent the token twice.
+ */
 function presentedToken(request: FastifyRequest): string | undefined {
   const found: string[] = [];
   const header = request.headers.authorization;
   if (header !== undefined && /^bearer /i.test(header)) found.push(header.slice(7).trim());
-  const query = (request.query as QueryParams).access_token;
-  if (query !== undefined) found.push(String(query));
-  if ((request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+  const query = single(request.query as QueryParams, 'access_token');
+  if (query !== undefined) found.push(query);
+  if (isFormBody(request)) {
     const body = readBody(request)?.access_token;
-    if (body !== undefined) found.push(String(body));
+    if (Array.isArray(body)) found.push(...body.map(String));
+    else if (body !== undefined) found.push(String(body));
   }
   if (found.length > 1) {
     throw new ApiError(
       'tokenMultiple',
-      'The access token was sent more than one way. Send it once: in the Authorization header, or as ' +
-        'access_token in the query string or the form body.',
+      'The access token was sent more than once. Send it once: in the Authorization header, or as access_token ' +
+        'in the query string or the form body.',
     );
   }
   return found[0] === '' ? undefined : found[0];

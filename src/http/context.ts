@@ -1,7 +1,8 @@
 // Parses an API request into its intent: format, status suppression, the method carried out, its input.
 import type { FastifyRequest } from 'fastify';
+import { parse as parseQuery } from 'fast-querystring';
 import { ApiError } from '../errors.js';
-import type { QueryParams } from '../query/collection.js';
+import { single, type QueryParams } from '../query/collection.js';
 import { formatFromAccept, formatFromSuffix, type Format } from '../representation/formats.js';
 import type { Scope, TenantScope } from '../storage/storage.js';
 import { decodes, readBody } from './raw-body.js';
@@ -87,13 +88,23 @@ export function renderingOf(request: FastifyRequest): Rendering {
  * nothing here and its own 400 in its stage.
  */
 function suppressOf(request: FastifyRequest): unknown {
-  const fromQuery = (request.query as QueryParams | undefined)?.suppress_response_codes;
+  const fromQuery = (queryOf(request) as QueryParams).suppress_response_codes;
   if (fromQuery !== undefined || (request.method !== 'POST' && request.method !== 'PUT')) return fromQuery;
   try {
     return readBody(request)?.suppress_response_codes;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The request's query. A URL whose path does not decode reaches the error handler before Fastify parses the query
+ * (its onBadUrl), and its answer still honours suppress_response_codes: that query is parsed here.
+ */
+function queryOf(request: FastifyRequest): unknown {
+  if (request.query !== null && request.query !== undefined) return request.query;
+  const at = request.url.indexOf('?');
+  return at === -1 ? {} : parseQuery(request.url.slice(at + 1));
 }
 
 /** An intent as parseIntent makes it: with room for who sends it, filled in once access passes. */
@@ -133,6 +144,9 @@ export function parseIntent(request: FastifyRequest, version: number): Intent {
     );
   }
   const query = (request.query ?? {}) as QueryParams;
+  // Given twice, a control parameter is the 2009 of any repeated parameter, not an invalid value of its own.
+  single(query, 'suppress_response_codes');
+  single(query, 'method');
   const suppressRaw = suppressOf(request);
   if (
     suppressRaw !== undefined &&

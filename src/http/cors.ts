@@ -24,7 +24,7 @@ export function isCorsRoute(request: FastifyRequest): boolean {
 
 /**
  * A preflight (OPTIONS) answers 200 with the methods of the path, before any token check: a browser sends it without
- * credentials.
+ * credentials. It says `Vary: Accept` as every API answer does (SPEC §2), so that no cache tells one from the others.
  */
 export function answerPreflight(reply: FastifyReply, allow: string): FastifyReply {
   return allowAnyOrigin(reply)
@@ -34,6 +34,7 @@ export function answerPreflight(reply: FastifyReply, allow: string): FastifyRepl
       'access-control-allow-headers': ALLOWED_HEADERS,
       'access-control-max-age': '86400',
       allow,
+      vary: 'Accept',
     })
     .send();
 }

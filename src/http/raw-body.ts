@@ -27,6 +27,11 @@ export function registerRawBody(app: FastifyInstance): void {
   });
 }
 
+/** Whether the request's body is a form (its media type as the parser took it: any case, parameters dropped). */
+export function isFormBody(request: FastifyRequest): boolean {
+  return (request.body as RawBody | undefined)?.mediaType === 'application/x-www-form-urlencoded';
+}
+
 /** The body's fields, or undefined when there is no body. */
 export function readBody(request: FastifyRequest): Record<string, unknown> | undefined {
   const holder = request as WithParsed;

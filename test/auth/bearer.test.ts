@@ -76,6 +76,47 @@ test('the token may come as access_token in the query string or a form body, but
   assert.equal(twice.json().code, 5004);
 });
 
+test('a token given twice in one place is a 400, never an unknown token', async (t) => {
+  const api = await build(t);
+  const { token } = api.credentials;
+  const inQuery = await api.request({ url: `/v1/dogs?access_token=${token}&access_token=${token}`, token: null });
+  assert.equal(inQuery.statusCode, 400);
+  assert.equal(inQuery.json().code, 2009);
+  assert.equal(inQuery.headers['www-authenticate'], undefined);
+  const inForm = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    token: null,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `name=Rex&access_token=${token}&access_token=${token}`,
+  });
+  assert.equal(inForm.statusCode, 400);
+  assert.equal(inForm.json().code, 5004);
+  assert.match(inForm.json().message, /^The access token was sent more than once\./);
+  assert.equal((await api.request({ url: '/v1/dogs/count' })).json().count, 0);
+});
+
+test('a form body token is read whatever the case of its media type (RFC 9110 §8.3.1)', async (t) => {
+  const api = await build(t);
+  const { token } = api.credentials;
+  const form = (headers: Record<string, string>) =>
+    api.request({
+      method: 'POST',
+      url: '/v1/dogs',
+      token: null,
+      headers: { 'content-type': 'Application/X-WWW-Form-URLEncoded; Charset=UTF-8', ...headers },
+      body: `name=Rex&access_token=${token}`,
+    });
+  const created = await form({});
+  assert.equal(created.statusCode, 200);
+  assert.equal(created.json().dog.name, 'Rex');
+  // With the header as well, the token came two ways.
+  const both = await form({ authorization: `Bearer ${token}` });
+  assert.equal(both.statusCode, 400);
+  assert.equal(both.json().code, 5004);
+  assert.equal((await api.request({ url: '/v1/dogs/count' })).json().count, 1);
+});
+
 test('suppress_response_codes applies to 401 and 403 too', async (t) => {
   const api = await build(t);
   const response = await api.request({ url: '/v1/dogs.xml?suppress_response_codes=true', token: null });

@@ -188,3 +188,20 @@ test('a POST naming two different overrides is refused and changes nothing; the 
   assert.equal(agreed.statusCode, 200);
   assert.equal(agreed.json().dog.name, 'Max');
 });
+
+test('on an overridden POST, an unknown query parameter lists method among the accepted ones', async (t) => {
+  const api = await build(t);
+  const dog = await createDog(api, { name: 'Rex' });
+  const response = await api.request({
+    method: 'POST',
+    url: `/v2/dogs/${dog.id}?method=put&colour=x`,
+    form: { name: 'Max' },
+  });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 2000);
+  assert.equal(
+    response.json().message,
+    'The query parameter "colour" is not accepted here. Accepted parameters: suppress_response_codes, access_token, method.',
+  );
+  assert.equal((await api.request({ url: `/v2/dogs/${dog.id}` })).json().dog.name, 'Rex');
+});

@@ -84,6 +84,8 @@ test('a preflight of an API item path needs no token and allows that path method
     assert.equal(response.headers['access-control-allow-methods'], methods, url);
     assert.equal(response.headers['access-control-allow-headers'], ALLOWED, url);
     assert.equal(response.headers.allow, methods, url);
+    // As every API answer (SPEC §2).
+    assert.equal(response.headers.vary, 'Accept', url);
     assertCors(response, url);
   }
   // The preflight changed nothing.

@@ -275,6 +275,39 @@ test('a repeated query parameter is a 400 with its own code', async (t) => {
   assert.match(filter.json().message, /give it once \(several values go in one, separated by commas: color=a,b\)\.$/);
 });
 
+test('a repeated control parameter is the 2009 of any repeated parameter, the same value twice included', async (t) => {
+  const api = await build(t);
+  for (const name of ['suppress_response_codes', 'method']) {
+    const value = name === 'method' ? 'post' : 'true';
+    const response = await api.request({ url: `/v2/dogs?${name}=${value}&${name}=${value}` });
+    assert.equal(response.statusCode, 400, name);
+    assert.equal(response.json().code, 2009, name);
+    assert.equal(response.json().message, `The query parameter "${name}" is given 2 times; give it once.`);
+  }
+  assert.equal(
+    (await api.request({ url: '/v2/dogs/count' })).json().count,
+    0,
+    'the repeated method=post created nothing',
+  );
+});
+
+test('a path that does not decode honours suppress_response_codes, in the format asked for', async (t) => {
+  const api = await build(t);
+  const json = await api.request({ url: '/v2/dogs/%zz?suppress_response_codes=true' });
+  assert.equal(json.statusCode, 200);
+  assert.deepEqual(Object.keys(json.json()), ['response_code', 'message', 'more_info', 'code']);
+  assert.equal(json.json().response_code, '400');
+  assert.equal(json.json().code, 1008);
+  const xml = await api.request({ url: '/v2/dogs/%FF.xml?suppress_response_codes=true' });
+  assert.equal(xml.statusCode, 200);
+  assert.match(
+    xml.body,
+    /^<\?xml[^>]*\?><error><response_code>400<\/response_code><message>The URL could not be decoded/,
+  );
+  // Without it, the status is the error's own.
+  assert.equal((await api.request({ url: '/v2/dogs/%zz' })).statusCode, 400);
+});
+
 test('a body field of the wrong type says what it got, with the right article', async (t) => {
   const api = await build(t);
   for (const [value, got] of [
