@@ -33,6 +33,12 @@ export class RequestCounter {
   readonly type = 'counter';
   readonly aggregator = 'sum';
   private readonly samples: Sample[] = [];
+  /**
+   * Each (operation, version)'s series by status, shared by every counter of that pair: several routes count under
+   * one pair (every endpoint's preflights, a path's POST and OPTIONS outside the API), and the text format allows a
+   * series once per scrape (Prometheus drops a repeated one, and with it what it counted).
+   */
+  private readonly byPair = new Map<string, Map<number, Sample>>();
 
   constructor(
     readonly name: string,
@@ -44,7 +50,9 @@ export class RequestCounter {
 
   /** The counter of one operation in one version: its series (one per status) are created on first use. */
   counterFor(operation: string, version: string): Count {
-    const byStatus = new Map<number, Sample>();
+    const pair = `${operation}\n${version}`;
+    const byStatus = this.byPair.get(pair) ?? new Map<number, Sample>();
+    this.byPair.set(pair, byStatus);
     return (status) => {
       let sample = byStatus.get(status);
       if (!sample) {

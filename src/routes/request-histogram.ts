@@ -27,6 +27,12 @@ export class RequestHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
   private readonly series: Series[] = [];
+  /**
+   * Each route pattern's series by method and status, shared by its observers: a pattern is registered as several
+   * routes (its methods, its preflight, the methods it does not offer, a host's constraint), and the text format
+   * allows a series once per scrape.
+   */
+  private readonly byRoute = new Map<string, Map<string, Series>>();
 
   constructor(
     readonly name: string,
@@ -40,7 +46,8 @@ export class RequestHistogram {
 
   /** The observer of one route pattern: its series are created on first use and then reused. */
   observerFor(route: string): Observe {
-    const byKey = new Map<string, Series>();
+    const byKey = this.byRoute.get(route) ?? new Map<string, Series>();
+    this.byRoute.set(route, byKey);
     return (method, status, seconds) => {
       const key = method + status;
       let series = byKey.get(key);

@@ -91,6 +91,34 @@ test('http_requests_total counts by operation (overrides as the operation they n
   assert.equal(await count('operation="dogs.update",version="2",status="200"'), undefined);
 });
 
+test('each series appears once, however many routes count under its labels (Prometheus drops a repeated one)', async (t) => {
+  const api = await build(t);
+  const preflight = { 'access-control-request-method': 'PUT', origin: 'https://viewer.example' };
+  // Preflights and unoffered methods of three endpoints; an OPTIONS and a POST (no client: 401) of a path outside the API.
+  for (const url of ['/v2/dogs', '/v2/dogs/abc', '/v2/search']) {
+    assert.equal((await api.request({ method: 'OPTIONS', url, token: null, headers: preflight })).statusCode, 200);
+    assert.equal((await api.request({ method: 'PATCH', url })).statusCode, 400);
+  }
+  await api.request({ method: 'OPTIONS', url: '/oauth2/token', token: null, headers: preflight });
+  await api.request({ method: 'POST', url: '/oauth2/token', token: null, form: { grant_type: 'password' } });
+
+  const body = (await api.request({ url: '/metrics', token: null })).body;
+  const series = body.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+  const names = series.map((line) => line.slice(0, line.lastIndexOf(' ')));
+  assert.deepEqual(
+    names.filter((name, index) => names.indexOf(name) !== index),
+    [],
+    'no series is repeated',
+  );
+  const count = (labels: string) => sample(api, `http_requests_total{${labels}}`);
+  assert.equal(await count('operation="preflight",version="2",status="200"'), 3);
+  assert.equal(await count('operation="unoffered",version="2",status="400"'), 3);
+  assert.equal(await count('operation="/oauth2/token",version="",status="200"'), 1);
+  assert.equal(await count('operation="/oauth2/token",version="",status="401"'), 1);
+  const duration = 'http_request_duration_seconds_count{method="OPTIONS",route="/oauth2/token",status="200"}';
+  assert.equal(await sample(api, duration), 1);
+});
+
 test('oauth_tokens_issued_total and portal_signups_total count tokens issued and accounts created', async (t) => {
   const api = await build(t);
   assert.equal(await sample(api, 'portal_signups_total'), 0);
