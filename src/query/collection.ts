@@ -42,8 +42,9 @@ export const PATH_CONTROL_PARAMS = ['suppress_response_codes', 'access_token'] a
 export function checkKnownParams(params: QueryParams, accepted: readonly string[], overridden = false): void {
   for (const name of Object.keys(params)) {
     if (!accepted.includes(name) && !(overridden && name === 'method')) {
-      // An overridden request took its `method` from the query: it is accepted, so the list names it.
-      const listed = overridden && !accepted.includes('method') ? [...accepted, 'method'] : accepted;
+      // An overridden request that took its `method` from the query accepted it: the list names it.
+      const named = overridden && params.method !== undefined && !accepted.includes('method');
+      const listed = named ? [...accepted, 'method'] : accepted;
       throw new ApiError(
         'unknownParameter',
         `The query parameter "${name}" is not accepted here. Accepted parameters: ${listed.join(', ')}.`,
