@@ -144,11 +144,13 @@ export function createOperation(def: ResourceDef, { storage, config }: RouteDeps
       if (nesting && 'reverseField' in nesting.association) {
         const field = nesting.association.reverseField;
         const parentId = context.id ?? '';
-        if (values[field] != null && values[field] !== parentId) {
+        // Any value but the path's own, a null or empty one (which would clear it) included, contradicts the path.
+        const given = values[field];
+        if (given !== undefined && given !== parentId) {
           throw new ApiError(
             'fieldInvalid',
-            `The body's "${field}" is "${String(values[field])}", but the path creates the ${def.singular} for ` +
-              `${nesting.parent.singular} "${parentId}". Leave "${field}" out, or make it the same.`,
+            `The body's "${field}" is ${given === null ? 'empty' : `"${String(given)}"`}, but the path creates the ` +
+              `${def.singular} for ${nesting.parent.singular} "${parentId}". Leave "${field}" out, or make it the same.`,
           );
         }
         if (!(await storage.get(nesting.parent, context.scope, idOf(nesting.parent, context))))

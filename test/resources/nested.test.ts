@@ -66,6 +66,17 @@ test('POST /owners/<id>/dogs creates a dog already owned; another ownerId in the
   });
   assert.equal(conflict.statusCode, 400);
   assert.equal(conflict.json().code, 3006);
+  // A null or empty ownerId would clear the owner the path gives: it contradicts the path too.
+  for (const request of [
+    { json: { name: 'Max', ownerId: null } },
+    { form: { name: 'Max', ownerId: '' } },
+    { form: { name: 'Max', ownerId: '  ' } },
+  ]) {
+    const cleared = await api.request({ method: 'POST', url: `/v2/owners/${owner.id}/dogs`, ...request });
+    assert.equal(cleared.statusCode, 400, JSON.stringify(request));
+    assert.equal(cleared.json().code, 3006);
+    assert.match(cleared.json().message, /^The body's "ownerId" is empty, but the path creates the dog for owner "/);
+  }
   const ghost = await api.request({ method: 'POST', url: '/v1/owners/ghost/dogs', form: { name: 'Max' } });
   assert.equal(ghost.statusCode, 404);
   assert.equal((await api.request({ url: '/v1/dogs/count' })).json().count, 2);
