@@ -19,7 +19,7 @@ import { ApiError } from './errors.js';
 import { BODY_LIMIT, registerRawBody } from './http/raw-body.js';
 import { registerCompression } from './http/compression.js';
 import { deprecationStage, registerDeprecation, type DeprecationStage } from './http/deprecation.js';
-import { frameworkErrorHandler, registerErrorHandlers } from './http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandlers, type PortalFallback } from './http/error-handler.js';
 import { rewriteUrl } from './http/format-suffix.js';
 import { answerAsteriskForm } from './http/asterisk-form.js';
 import { clientErrorHandler, connectHandler, expectationHandler } from './http/protocol-errors.js';
@@ -36,6 +36,7 @@ import { apiSurface } from './surfaces/api.js';
 import { infraSurface } from './surfaces/infra.js';
 import { oauthSurface } from './surfaces/oauth.js';
 import { portalSurface } from './surfaces/portal.js';
+import { portalFallback } from './portal/fallback-pages.js';
 
 export interface AppOptions {
   /** A storage to use instead of the one the config selects (tests share nothing this way). */
@@ -69,7 +70,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const rates = await loadRates(config);
   const storage = options.storage ?? (await createStorage(config));
   const deprecation = deprecationStage(config);
-  const app = Fastify(serverOptions(config, options, deprecation));
+  const portalPaths = portalFallback(config);
+  const app = Fastify(serverOptions(config, options, deprecation, portalPaths));
   app.server.on('checkExpectation', expectationHandler(app, config.portalUrl));
   app.server.on('connect', connectHandler(app, config.portalUrl));
   acceptEveryMethod(app);
@@ -84,7 +86,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerRawBody(app);
   registerDeprecation(app, deprecation);
   registerCompression(app, config.compression);
-  registerErrorHandlers(app, config.portalUrl);
+  registerErrorHandlers(app, config.portalUrl, portalPaths);
   await app.register(requestMetricsPlugin, { recorder });
 
   const portalPrefix = new URL(config.portalUrl).pathname.replace(/\/+$/, '');
@@ -115,6 +117,7 @@ function serverOptions(
   config: Config,
   options: AppOptions,
   deprecation: DeprecationStage | undefined,
+  portalPaths: PortalFallback,
 ): FastifyHttpOptions<Server> {
   return {
     logger: withRequestSerializer(options.logger ?? { level: config.logLevel }),
@@ -133,7 +136,7 @@ function serverOptions(
     },
     return503OnClosing: false,
     trustProxy: config.trustProxy ?? false,
-    frameworkErrors: frameworkErrorHandler(config.portalUrl, deprecation),
+    frameworkErrors: frameworkErrorHandler(config.portalUrl, deprecation, portalPaths),
     childLoggerFactory: lazyChildLogger,
     // Node's own protocol errors, and a missing Host (checked in onRequest), answer in the catalogue's shape.
     clientErrorHandler: clientErrorHandler(config.portalUrl),

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError } from '../errors.js';
 import { MissingReferences, StorageError, type StorageFailure } from '../storage/storage-error.js';
 import type { DeprecationStage } from './deprecation.js';
+import { allowAnyOrigin } from './cors.js';
 import { sendError } from './respond.js';
 import { unmatchedPathError } from './versions.js';
 
@@ -28,7 +29,18 @@ const FRAMEWORK_ERRORS: Readonly<Record<string, (error: FastifyError) => ApiErro
     ),
 };
 
-export function registerErrorHandlers(app: FastifyInstance, portalUrl: string): void {
+/**
+ * The portal's answer to a path of its own that it does not have (an HTML 404 page with its security headers), and
+ * which requests those are, for the answers given outside its surface: a portal on a host of its own shares `/` with
+ * the API (so the root's not-found handler gets its unknown paths), and a URL that does not decode is answered before
+ * any routing.
+ */
+export interface PortalFallback {
+  owns(request: FastifyRequest): boolean;
+  notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+}
+
+export function registerErrorHandlers(app: FastifyInstance, portalUrl: string, portal?: PortalFallback): void {
   const moreInfoBase = `${portalUrl}/errors`;
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -41,10 +53,12 @@ export function registerErrorHandlers(app: FastifyInstance, portalUrl: string): 
     return sendError(request, reply, toApiError(error, request), moreInfoBase);
   });
 
-  // A path outside every surface; the API and the portal answer their own unknown paths.
+  // A path outside every surface; the API and the portal answer their own unknown paths. A catalogue error here is
+  // readable cross-origin like the API's (the 1000 that shows the versioned path, a 1001): no page answers here.
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    if (portal?.owns(request)) return portal.notFound(request, reply);
     const pathname = request.url.split('?')[0] ?? '/';
-    return sendError(request, reply, unmatchedPathError(pathname, portalUrl), moreInfoBase);
+    return sendError(request, allowAnyOrigin(reply), unmatchedPathError(pathname, portalUrl), moreInfoBase);
   });
 }
 
@@ -52,9 +66,14 @@ export function registerErrorHandlers(app: FastifyInstance, portalUrl: string): 
  * Fastify's frameworkErrors option: errors raised before routing (a URL that does not decode)
  * get the API's shape too. No hook runs for them, so the deprecation stage is run here.
  */
-export function frameworkErrorHandler(portalUrl: string, deprecation?: DeprecationStage) {
+export function frameworkErrorHandler(portalUrl: string, deprecation?: DeprecationStage, portal?: PortalFallback) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     reply.header('x-request-id', request.id);
+    // A portal path that does not decode is a portal path that does not exist: its 404 page.
+    if (error.code === 'FST_ERR_BAD_URL' && portal?.owns(request)) {
+      portal.notFound(request, reply);
+      return;
+    }
     deprecation?.(request, reply);
     void sendError(request, reply, toApiError(error, request), `${portalUrl}/errors`);
   };

@@ -54,7 +54,9 @@ function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
     }
     return parseForm(text) as Record<string, unknown>;
   }
-  if (raw.mediaType === 'application/json' || raw.mediaType.endsWith('+json')) {
+  // Only application/json (SPEC §4: another media type is a 400), not its +json kinds: a client that sends
+  // merge-patch+json means a semantics the API does not offer.
+  if (raw.mediaType === 'application/json') {
     const text = utf8Of(raw.bytes, 'JSON');
     let value: unknown;
     try {

@@ -10,9 +10,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod,
 import { allowAnyOrigin, answerPreflight } from './cors.js';
 import { formatSuffixOf } from './format-suffix.js';
 import { formatFromSuffix } from '../representation/formats.js';
+import { ApiError } from '../errors.js';
 
 /** How a surface answers a method the path does not offer; `allow` is the value of the Allow header to send. */
 export type WrongMethodAnswer = (request: FastifyRequest, reply: FastifyReply, allow: string) => unknown;
+
+/**
+ * The catalogue's answer to a wrong method (1003, a 400 with Allow, in the request's format): the infrastructure's
+ * paths' and the OpenAPI documents' (JSON for code generators, not portal pages).
+ */
+export function catalogueWrongMethod(request: FastifyRequest, _reply: FastifyReply, allow: string): never {
+  throw new ApiError(
+    'methodNotAllowed',
+    `${request.method} is not offered on ${request.url.split('?')[0]}. It offers: ${allow}.`,
+    { allow },
+  );
+}
 
 export interface EveryMethodRoute {
   readonly url: string;

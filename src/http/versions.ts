@@ -37,6 +37,11 @@ export function routeNotFoundError(pathname: string, version: number): ApiError 
  * does not offer is 1001; an API name without its version (`/dogs`) is 1000 with the path to use;
  * anything else (`/metrics.xml`, `/robots.txt`) is simply not there, 1002, naming the surfaces.
  */
+/** Whether a path's first segment is a version (`/v2/…`, `/v9`, `/v1.2`): an API path, whatever its host. */
+export function namesVersion(pathname: string): boolean {
+  return VERSION_SEGMENT.test(pathname.split('/')[1] ?? '');
+}
+
 export function unmatchedPathError(pathname: string, portalUrl: string): ApiError {
   const first = pathname.split('/')[1] ?? '';
   if (VERSION_SEGMENT.test(first)) {

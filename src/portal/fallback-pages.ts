@@ -1,9 +1,13 @@
 // The portal's own answers to a misrouted request (SPEC §12): an HTML 404 for a path it does not have, an HTML 400 with
 // Allow for a wrong method.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import type { PortalFallback } from '../http/error-handler.js';
+import { namesVersion } from '../http/versions.js';
 import type { WrongMethodAnswer } from '../http/route-every-method.js';
 import { escapeHtml, homeOf, page } from './html.js';
 import { frameOf, sendPage } from './portal-context.js';
+import { securityHeaders } from './security-headers.js';
 
 /** The 404 page: the portal is not the API, so no "has no version" error, but a way back home. */
 export function notFoundPage(prefix: string) {
@@ -42,5 +46,25 @@ export function wrongMethodPage(prefix: string): WrongMethodAnswer {
       ),
       400,
     );
+  };
+}
+
+/**
+ * The portal's paths as the answers outside its surface see them (error-handler.ts): under its prefix, or on a host of
+ * its own every path but the API's (`/v<N>/…` stays the API's, whatever the host).
+ */
+export function portalFallback(config: Config): PortalFallback {
+  const portal = new URL(config.portalUrl);
+  const prefix = portal.pathname.replace(/\/+$/, '');
+  const host = portal.host;
+  const page = notFoundPage(prefix);
+  const headers = securityHeaders(config);
+  return {
+    owns: (request) => {
+      const path = request.url.split('?')[0] ?? '/';
+      if (prefix !== '') return path === prefix || path.startsWith(`${prefix}/`);
+      return request.headers.host?.toLowerCase() === host && !namesVersion(path);
+    },
+    notFound: (request, reply) => page(request, headers.add(reply)),
   };
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
-import { routeEveryMethod } from '../http/route-every-method.js';
+import { catalogueWrongMethod, routeEveryMethod } from '../http/route-every-method.js';
 import { versionMissingError } from '../http/versions.js';
 import { registerRootFavicon } from '../portal/assets.js';
 import type { Storage } from '../storage/storage.js';
@@ -33,7 +33,7 @@ export async function infraSurface(app: FastifyInstance, { config, storage }: In
   routeEveryMethod(app, {
     url: '/',
     method: ['GET'],
-    wrongMethod: infraWrongMethod,
+    wrongMethod: catalogueWrongMethod,
     handler: async (request, reply) => {
       if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect(config.portalUrl, 302);
       throw versionMissingError('/');
@@ -41,7 +41,7 @@ export async function infraSurface(app: FastifyInstance, { config, storage }: In
   });
 
   // Browsers ask every host for /favicon.ico; the portal's icon spares them (and the logs) a 404.
-  registerRootFavicon(app, infraWrongMethod);
+  registerRootFavicon(app, catalogueWrongMethod);
 
   infraRoute(app, '/healthz', async (reply) => reply.send({ status: 'ok' }));
 
@@ -96,21 +96,12 @@ function metricsAccess(token: string | undefined): (request: FastifyRequest) => 
   };
 }
 
-/** A wrong method on an infrastructure path: the catalogue's 400 (1003) with Allow, like the API's. */
-function infraWrongMethod(request: FastifyRequest, _reply: FastifyReply, allow: string): never {
-  throw new ApiError(
-    'methodNotAllowed',
-    `${request.method} is not offered on ${request.url.split('?')[0]}. It offers: ${allow}.`,
-    { allow },
-  );
-}
-
 /** GET (and HEAD) answers uncached. */
 function infraRoute(app: FastifyInstance, url: string, answer: (reply: FastifyReply) => Promise<FastifyReply>): void {
   routeEveryMethod(app, {
     url,
     method: ['GET'],
-    wrongMethod: infraWrongMethod,
+    wrongMethod: catalogueWrongMethod,
     handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return answer(reply);

@@ -53,7 +53,7 @@ export async function portalSurface(
   registerAssets(portal, portalPrefix, wrongMethod);
   registerHomePage(portal, config, portalPrefix, wrongMethod);
   registerErrorPages(portal, portalPrefix, wrongMethod);
-  registerOpenApiRoutes(portal, config, wrongMethod);
+  registerOpenApiRoutes(portal, config);
   registerReferencePage(portal, config, portalPrefix, wrongMethod);
   registerVersionsPage(portal, config, portalPrefix, wrongMethod);
   registerSignup(portal, store, config.publicUrl, openLimiter, wrongMethod, portalPrefix);
@@ -62,7 +62,7 @@ export async function portalSurface(
   const appPages = { sessions: sessionStore, requestLog, prefix: portalPrefix, wrongMethod };
   registerRequestLogPages(portal, { ...appPages, config });
   registerUsagePage(portal, { ...appPages, config, clock });
-  // Fastify chooses a not-found handler by prefix. A portal on a host of its own has none to
-  // claim (it shares `/` with the API host), so its unknown paths get the root's catalogue 404.
+  // Fastify chooses a not-found handler by prefix. A portal on a host of its own has none to claim (it shares `/` with
+  // the API host): the root's handler answers its unknown paths with the same page (fallback-pages.ts portalFallback).
   if (portalPrefix !== '') portal.setNotFoundHandler(notFoundPage(portalPrefix));
 }

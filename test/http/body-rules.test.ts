@@ -121,6 +121,7 @@ const badBodies: Array<[string, string, string | Buffer, number]> = [
   ['a JSON null', 'application/json', 'null', 3000],
   ['another media type', 'text/plain', 'name=Rex', 3002],
   ['XML', 'application/xml', '<dog><name>Rex</name></dog>', 3002],
+  ['a +json media type (SPEC §4 names application/json)', 'application/merge-patch+json', '{"name":"Rex"}', 3002],
   ['a body over 16 KiB', 'application/json', JSON.stringify({ name: 'x'.repeat(17 * 1024) }), 3001],
 ];
 for (const [what, type, body, code] of badBodies) {

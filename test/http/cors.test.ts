@@ -162,6 +162,28 @@ test('the OpenAPI documents answer any origin, their 304 and preflight too', asy
   assert.equal(asked.statusCode, 200);
   assert.equal(asked.headers['access-control-allow-methods'], 'GET, HEAD');
   assertCors(asked, `${url} preflight`);
+  // A wrong method is the catalogue's JSON 1003, readable cross-origin: not a portal page (never cross-origin).
+  const wrong = await api.request({ method: 'POST', url, token: null, headers: ORIGIN });
+  assert.equal(wrong.statusCode, 400);
+  assert.match(String(wrong.headers['content-type']), /^application\/json/);
+  assert.equal(wrong.headers.allow, 'GET, HEAD');
+  assert.equal(wrong.json().code, 1003);
+  assert.equal(wrong.json().message, 'POST is not offered on /portal/openapi/v2.json. It offers: GET, HEAD.');
+  assertCors(wrong, `${url} wrong method`);
+});
+
+test('a path without a version, or with one that does not exist, is an error any origin can read', async (t) => {
+  const api = await build(t);
+  for (const [url, status, code] of [
+    ['/dogs', 400, 1000],
+    ['/v9/dogs', 404, 1001],
+    ['/robots.txt', 404, 1002],
+  ] as const) {
+    const response = await api.request({ url, headers: ORIGIN });
+    assert.equal(response.statusCode, status, url);
+    assert.equal(response.json().code, code, url);
+    assertCors(response, url);
+  }
 });
 
 test('portal HTML pages never answer cross-origin, a preflight included', async (t) => {

@@ -32,7 +32,7 @@ test("a wrong method on a portal page is the portal's HTML 400 with Allow", asyn
     ['PUT', '/portal', 'GET, HEAD'],
     ['POST', '/portal/errors/1000', 'GET, HEAD'],
     ['PATCH', '/portal/versions/', 'GET, HEAD'],
-    ['PROPFIND', '/portal/openapi/v2.json', 'GET, HEAD'],
+    ['PROPFIND', '/portal/versions', 'GET, HEAD'],
     ['DELETE', '/portal/errors', 'GET, HEAD'],
   ] as const;
   for (const [method, url, allow] of cases) {
@@ -87,6 +87,43 @@ test('a portal with a host of its own serves its home on that host; the API host
   const apiRoot = await api.request({ url: '/', token: null });
   assert.equal(apiRoot.statusCode, 400);
   assert.equal(apiRoot.json().code, 1000);
+});
+
+test("on a portal's own host an unknown path is the portal's 404 page; a versioned path stays the API's", async (t) => {
+  const api = await build(t, { PORTAL_URL: 'http://portal.api.test' });
+  const host = { host: 'Portal.API.test', accept: 'text/html' };
+  for (const url of ['/nope', '/dogs', '/v9x/../robots.txt', '/oauth2/authorise']) {
+    const response = await api.request({ url, headers: host, token: null });
+    assert.equal(response.statusCode, 404, url);
+    assert.match(String(response.headers['content-type']), HTML, url);
+    assert.match(response.body, /<h1>Page not found<\/h1>/, url);
+    assert.match(response.body, /<a href="\/">the portal's home page<\/a>/, url);
+    assert.match(String(response.headers['content-security-policy']), /default-src 'self'/, url);
+    assert.equal(response.headers['x-content-type-options'], 'nosniff', url);
+    assert.equal(response.headers['access-control-allow-origin'], undefined, url);
+  }
+  const versioned = await api.request({ url: '/v9/dogs', headers: host, token: null });
+  assert.equal(versioned.statusCode, 404);
+  assert.equal(versioned.json().code, 1001);
+  // The API's host keeps the catalogue's answers.
+  const onApi = await api.request({ url: '/dogs', token: null });
+  assert.equal(onApi.statusCode, 400);
+  assert.equal(onApi.json().code, 1000);
+});
+
+test("a portal URL that does not decode is the portal's 404 page with its headers, not the API's 1008", async (t) => {
+  const api = await build(t);
+  for (const url of ['/portal/%ff', '/portal/dashboard/apps/x/requests/%zz']) {
+    const response = await api.request({ url, token: null });
+    assert.equal(response.statusCode, 404, url);
+    assert.match(String(response.headers['content-type']), HTML, url);
+    assert.match(response.body, /<h1>Page not found<\/h1>/, url);
+    assert.match(String(response.headers['content-security-policy']), /frame-ancestors 'none'/, url);
+    assert.equal(response.headers['referrer-policy'], 'strict-origin-when-cross-origin', url);
+    assert.ok(response.headers['x-request-id'], url);
+  }
+  // Outside the portal, the same escape is the API's 1008.
+  assert.equal((await api.request({ url: '/v2/dogs/%ff' })).json().code, 1008);
 });
 
 test('a path outside every surface is a catalogue 404, unless it names the API without a version', async (t) => {
