@@ -1,4 +1,5 @@
 // The portal's one page layout: header with the product name and navigation, main, footer; escaping for any text in it.
+import { escapeForbidden } from '../query/xml-text.js';
 import { ASSET_VERSION } from './assets.js';
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -10,7 +11,9 @@ const ESCAPES: Readonly<Record<string, string>> = {
 };
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+  // A character HTML must not carry raw (a NUL the request log's filter echoes) is written as \uXXXX, as in the API's
+  // messages; line breaks and tabs stay (a textarea's redirect URIs).
+  return escapeForbidden(text).replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 }
 
 /** What the frame of a page depends on: the portal's path (for links) and who is logged in, if anyone. */

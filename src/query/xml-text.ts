@@ -21,6 +21,13 @@ export function checkXmlText(text: string, where: string): void {
   );
 }
 
+const XML_FORBIDDEN_ALL = new RegExp(XML_FORBIDDEN.source, 'g');
+
+/** Text with each character XML cannot carry written as \uXXXX; tab, line feed and carriage return stay. */
+export function escapeForbidden(text: string): string {
+  return XML_FORBIDDEN.test(text) ? text.replace(XML_FORBIDDEN_ALL, (char) => `\\u${hex(char)}`) : text;
+}
+
 // Every control character (C0, DEL, C1), U+FFFE, U+FFFF and unpaired surrogates: what an echo must not carry raw.
 const UNECHOABLE =
   // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's whole job

@@ -94,6 +94,8 @@ test('a query the form could not send answers 400 with a message and the typed v
     ['?request_id=two%20words', /&quot;two words&quot; is not a request id: one is 1 to 128 letters/],
     ['?status=2xx&status=4xx', /Give each filter once/],
     [`?status=${'x'.repeat(500)}`, new RegExp(`&quot;${'x'.repeat(40)}…&quot; is not a status class`)],
+    // A character HTML must not carry raw is echoed as \uXXXX.
+    ['?status=%00%01', /&quot;\\u0000\\u0001&quot; is not a status class/],
   ];
   for (const [query, message] of cases) {
     const page = await getPage(api, `${LOG(ann.clientId)}${query}`, ann.cookie);
@@ -102,6 +104,7 @@ test('a query the form could not send answers 400 with a message and the typed v
     assert.match(page.body, /<p class="alert" role="alert">/, query);
     assert.match(page.body, message, query);
     assert.deepEqual(shownIds(page.body), [], `${query}: no rows under a refused filter`);
+    assert.ok(!page.body.includes('\u0000') && !page.body.includes('\u0001'), `${query}: no raw NUL or U+0001`);
   }
   const typed = await getPage(api, `${LOG(ann.clientId)}?status=9xx&request_id=kept`, ann.cookie);
   assert.match(typed.body, /name="request_id"[^>]* value="kept"/);
