@@ -90,8 +90,14 @@ function toApiError(def: ResourceDef, values: Record<string, unknown>, error: Er
     );
   }
   if (field?.values) {
-    // A JSON body may send an object whose toString is no function: String() of it throws, JSON shows it.
-    const shown = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+    // A JSON body may send an object whose toString is no function: String() of it throws, JSON shows it. A number
+    // too large for a double (1e999) parsed as Infinity, which JSON writes as null: it is named, not shown.
+    const shown =
+      typeof value === 'string'
+        ? `"${value}"`
+        : typeof value === 'number' && !Number.isFinite(value)
+          ? 'a number out of range'
+          : JSON.stringify(value);
     return new ApiError(
       'valueNotAllowed',
       `The field "${name}" must be one of: ` +

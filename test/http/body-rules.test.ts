@@ -70,6 +70,24 @@ for (const [what, body, code, message] of rejectedCreates) {
   });
 }
 
+test('a state of a number too large for a double is named as such, not as the null JSON writes for it', async (t) => {
+  const api = await build(t);
+  const body = '{"name":"Rex","state":1e999}';
+  const response = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    body,
+    headers: { 'content-type': 'application/json' },
+  });
+  assert.equal(response.statusCode, 400);
+  assert.equal(response.json().code, 3008);
+  assert.match(
+    response.json().message,
+    /must be one of: registered, adoptable, adopted, lost, got a number out of range\.$/,
+  );
+  assert.equal(await dogCount(api), 0);
+});
+
 test('a 100-character name is accepted, counted in characters not bytes', async (t) => {
   const api = await build(t);
   const response = await api.request({ method: 'POST', url: '/v1/dogs', form: { name: 'ø'.repeat(100) } });
