@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Verb } from '../http/context.js';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
-import { single, type QueryParams } from '../query/collection.js';
+import type { QueryParams } from '../query/collection.js';
 import { PUBLIC_SCOPE, type PublicScope, type Scope, type TenantScope } from '../storage/storage.js';
 import { isFormBody, readBody } from '../http/raw-body.js';
 import { noteCaller } from '../http/request-log-notes.js';
@@ -89,6 +89,11 @@ export class AccessControl {
   }
 }
 
+/** RFC 6750 §3.1: a request that repeats the token, or sends it more than one way, is an `invalid_request`. */
+const INVALID_REQUEST = {
+  'www-authenticate': `Bearer ${REALM}, error="invalid_request", error_description="Send the access token once, one way"`,
+};
+
 /**
  * RFC 6750 §2: the Authorization header, the access_token query parameter, or a form body field — one of them, once. A
  * repeated query parameter is 2009 like any other; a form body that gives the field twice sent the token twice.
@@ -97,7 +102,14 @@ function presentedToken(request: FastifyRequest): string | undefined {
   const found: string[] = [];
   const header = request.headers.authorization;
   if (header !== undefined && /^bearer /i.test(header)) found.push(header.slice(7).trim());
-  const query = single(request.query as QueryParams, 'access_token');
+  const query = (request.query as QueryParams).access_token;
+  if (Array.isArray(query)) {
+    throw new ApiError(
+      'parameterRepeated',
+      `The query parameter "access_token" is given ${query.length} times; give it once.`,
+      INVALID_REQUEST,
+    );
+  }
   if (query !== undefined) found.push(query);
   if (isFormBody(request)) {
     const body = readBody(request)?.access_token;
@@ -109,6 +121,7 @@ function presentedToken(request: FastifyRequest): string | undefined {
       'tokenMultiple',
       'The access token was sent more than once. Send it once: in the Authorization header, or as access_token ' +
         'in the query string or the form body.',
+      INVALID_REQUEST,
     );
   }
   return found[0] === '' ? undefined : found[0];

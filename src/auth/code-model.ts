@@ -9,6 +9,11 @@ export interface ModelUser {
   readonly chainId?: string;
   /** At a refresh: the hash of the refresh token presented, retired when (and only when) its successors are saved. */
   readonly rotating?: string;
+  /**
+   * At a refresh: the presented refresh token's scopes, which its successor keeps whatever the new access token was
+   * narrowed to (RFC 6749 §6: "the refresh token scope MUST be identical to that of the refresh token included").
+   */
+  readonly refreshScopes?: readonly string[];
 }
 
 /**
@@ -59,7 +64,12 @@ export function codeModel(grants: GrantStore, clock: () => number) {
         refreshTokenExpiresAt: libraryDate(stored.expiresAt, clock),
         scope: [...stored.scopes],
         client: { id: stored.clientId },
-        user: { id: stored.accountId, chainId: stored.chainId, rotating: stored.tokenHash } satisfies ModelUser,
+        user: {
+          id: stored.accountId,
+          chainId: stored.chainId,
+          rotating: stored.tokenHash,
+          refreshScopes: stored.scopes,
+        } satisfies ModelUser,
       };
     },
     /**

@@ -95,7 +95,8 @@ function grantModel(store: AuthStore, grants: GrantStore, clock: () => number, t
      * the presented token is retired in the same transaction; losing that race to another use of it is a reuse.
      */
     async saveToken(token: IssuedToken, client: ModelClient, user: ModelUser) {
-      const scopes = token.scope ?? [];
+      // A scope is a set (RFC 6749 §3.3): `read read` is read, once, in the answer too.
+      const scopes = [...new Set(token.scope ?? [])];
       // Issued and expiring by the app's clock, like every check of them (the library dates its answer by its own).
       const issuedAt = Math.floor(clock() / 1000);
       const access: AccessToken = {
@@ -110,14 +111,15 @@ function grantModel(store: AuthStore, grants: GrantStore, clock: () => number, t
       };
       if (token.refreshToken === undefined || user.chainId === undefined) {
         await store.saveToken(access);
-        return { ...token, client, user };
+        return { ...token, scope: scopes, client, user };
       }
       const refresh: RefreshToken = {
         tokenHash: secretHash(token.refreshToken),
         chainId: user.chainId,
         clientId: client.id,
         accountId: user.id,
-        scopes,
+        // A refresh that narrowed its access token leaves the refresh token's scope as it was (RFC 6749 §6).
+        scopes: user.refreshScopes !== undefined ? [...user.refreshScopes] : scopes,
         expiresAt: Math.floor(clock() / 1000) + REFRESH_TOKEN_LIFETIME_SECONDS,
         retired: false,
         revoked: false,
@@ -128,7 +130,7 @@ function grantModel(store: AuthStore, grants: GrantStore, clock: () => number, t
         await grants.revokeChain(user.chainId);
         throw new OAuth2Server.InvalidGrantError('Invalid grant: refresh token is invalid');
       }
-      return { ...token, client, user };
+      return { ...token, scope: scopes, client, user };
     },
     // Required by the library's model check, never reached: only the token endpoint is used.
     async getAccessToken() {

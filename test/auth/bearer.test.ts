@@ -74,6 +74,7 @@ test('the token may come as access_token in the query string or a form body, but
   const twice = await api.request({ url: `/v1/dogs?access_token=${token}` });
   assert.equal(twice.statusCode, 400);
   assert.equal(twice.json().code, 5004);
+  assert.match(String(twice.headers['www-authenticate']), /^Bearer realm="Dog Registry", error="invalid_request"/);
 });
 
 test('a token given twice in one place is a 400, never an unknown token', async (t) => {
@@ -82,7 +83,9 @@ test('a token given twice in one place is a 400, never an unknown token', async 
   const inQuery = await api.request({ url: `/v1/dogs?access_token=${token}&access_token=${token}`, token: null });
   assert.equal(inQuery.statusCode, 400);
   assert.equal(inQuery.json().code, 2009);
-  assert.equal(inQuery.headers['www-authenticate'], undefined);
+  const challenge =
+    'Bearer realm="Dog Registry", error="invalid_request", error_description="Send the access token once, one way"';
+  assert.equal(inQuery.headers['www-authenticate'], challenge);
   const inForm = await api.request({
     method: 'POST',
     url: '/v1/dogs',
@@ -93,6 +96,7 @@ test('a token given twice in one place is a 400, never an unknown token', async 
   assert.equal(inForm.statusCode, 400);
   assert.equal(inForm.json().code, 5004);
   assert.match(inForm.json().message, /^The access token was sent more than once\./);
+  assert.equal(inForm.headers['www-authenticate'], challenge);
   assert.equal((await api.request({ url: '/v1/dogs/count' })).json().count, 0);
 });
 

@@ -73,6 +73,22 @@ test('a client may ask for fewer scopes, never for more', async (t) => {
   );
   assert.equal(more.statusCode, 400);
   assert.equal(more.json().error, 'invalid_scope');
+  // A scope is a set (RFC 6749 §3.3): a value given twice is granted, and said, once.
+  const twice = await token(
+    api,
+    { grant_type: 'client_credentials', scope: 'read read write' },
+    basic(clientId, clientSecret),
+  );
+  assert.equal(twice.statusCode, 200);
+  assert.equal(twice.json().scope, 'read write');
+  const introspected = await api.request({
+    method: 'POST',
+    url: '/oauth2/introspect',
+    token: null,
+    headers: basic(clientId, clientSecret),
+    form: { token: twice.json().access_token },
+  });
+  assert.equal(introspected.json().scope, 'read write');
 });
 
 test('token errors come in the RFC 6749 shape', async (t) => {

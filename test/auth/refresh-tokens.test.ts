@@ -106,6 +106,35 @@ test('a refresh refused for a scope the consent did not grant changes nothing: t
   assert.equal((await refresh(flow, retry.json().refresh_token)).json().error, 'invalid_grant');
 });
 
+test('a refresh that narrows its access token keeps the refresh token whole (RFC 6749 §6)', async (t) => {
+  const flow = await codeFlow(t);
+  const granted = await exchange(flow, await codeOf(flow, { scope: 'read write' }));
+  assert.equal(granted.json().scope, 'read write');
+  const narrowed = await refresh(flow, granted.json().refresh_token, { scope: 'read' });
+  assert.equal(narrowed.statusCode, 200, narrowed.body);
+  assert.equal(narrowed.json().scope, 'read');
+  const { refresh_token: next } = narrowed.json();
+  const introspected = await endpoint(flow, '/oauth2/introspect', { token: next });
+  assert.equal(introspected.json().scope, 'read write');
+  // The next refresh may ask for write again, and without scope gets the whole consent.
+  const widened = await refresh(flow, next, { scope: 'write' });
+  assert.equal(widened.statusCode, 200, widened.body);
+  assert.equal(widened.json().scope, 'write');
+  const whole = await refresh(flow, widened.json().refresh_token);
+  assert.equal(whole.json().scope, 'read write');
+  assert.equal(
+    (
+      await flow.api.request({
+        method: 'POST',
+        url: '/v2/dogs',
+        json: { name: 'Rex' },
+        token: whole.json().access_token,
+      })
+    ).statusCode,
+    201,
+  );
+});
+
 test('two uses of one refresh token at once: one is answered, the other is reuse and revokes the chain', async (t) => {
   const flow = await codeFlow(t);
   const tokens = await consent(flow);
