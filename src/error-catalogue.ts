@@ -233,16 +233,6 @@ export const catalogue = {
       'character other than tab, line feed and carriage return (NUL included), U+FFFE, U+FFFF or an unpaired ' +
       'surrogate. The message names the parameter or field and the character; remove it and send the request again.',
   },
-  searchTooDeep: {
-    code: 2011,
-    status: 400,
-    title: 'Search page too deep',
-    explanation:
-      'Search results ranked by relevance (q without sort, and /search) are read through an index from the best ' +
-      'match on, so a page that has results may end at most 1000 results deep (offset + limit <= 1000); a page that ' +
-      'starts past the last result is an empty page at any depth. Ask for a page that ends by 1000, narrow the ' +
-      'search with another word or a filter, or page through every match in a fixed order with sort (sort=name).',
-  },
   bodyMalformed: {
     code: 3000,
     status: 400,

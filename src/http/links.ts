@@ -7,8 +7,6 @@ export interface PageInfo {
   readonly total?: number;
   /** How many items there are, when known without `total`: counted for an empty page after the first (pageCounts). */
   readonly end?: number;
-  /** How deep a page may end, if not at the end of the items (a ranked search, MAX_SEARCH_DEPTH): next and last stop there. */
-  readonly depth?: number;
 }
 
 /**
@@ -50,28 +48,25 @@ export function pagingHeaders(original: string, publicUrl: string, page: PageInf
   const path = queryAt === -1 ? original : original.slice(0, queryAt);
   const params = new URLSearchParams(queryAt === -1 ? '' : original.slice(queryAt + 1));
   params.delete('access_token');
-  // A ranked search refuses a page that ends past its depth: links reach only the items before it, and a page they
-  // name is cut short to end there.
-  const depth = page.depth ?? Number.POSITIVE_INFINITY;
   const link = (offset: number, limit: number, rel: string): string => {
-    params.set('limit', String(Math.min(limit, depth - offset)));
+    params.set('limit', String(limit));
     params.set('offset', String(offset));
     return `<${publicUrl}${path}?${params.toString()}>; rel="${rel}"`;
   };
   const { limit, offset } = page;
   const links = [link(0, limit, 'first')];
   const known = page.total ?? page.end;
-  const end = known === undefined ? undefined : Math.min(known, depth);
+  const end = known;
   if (offset > 0) {
     const previous = Math.max(0, offset - limit);
     // Past the end, prev is the last page that has items (none when there is no item at all).
     if (end === undefined || previous < end) links.push(link(previous, offset - previous, 'prev'));
     else if (end > 0) links.push(link(Math.floor((end - 1) / limit) * limit, limit, 'prev'));
   }
-  if (page.hasMore && offset + limit < depth) links.push(link(offset + limit, limit, 'next'));
+  if (page.hasMore) links.push(link(offset + limit, limit, 'next'));
   const headers: Record<string, string> = {};
   if (page.total !== undefined) {
-    links.push(link(lastOffset(Math.min(page.total, depth), limit, offset), limit, 'last'));
+    links.push(link(lastOffset(page.total, limit, offset), limit, 'last'));
     headers['x-total-count'] = String(page.total);
     headers['preference-applied'] = 'count=exact';
   }

@@ -150,30 +150,6 @@ export function parseSort(
   return { field, descending };
 }
 
-/** How deep a page of results ranked by relevance may end (SPEC §5; docs/decisions.md, Search). */
-export const MAX_SEARCH_DEPTH = 1000;
-
-/**
- * A page ranked by relevance is read from the first result on, so one that would end past MAX_SEARCH_DEPTH is answered
- * only when it starts past every result: then `results()` (the search's count) is returned, and the page is empty.
- * Otherwise it is refused. Undefined: the page ends within the depth and is read as usual.
- */
-export async function searchDepthCheck(
-  offset: number,
-  limit: number,
-  results: () => Promise<number>,
-): Promise<number | undefined> {
-  if (offset + limit <= MAX_SEARCH_DEPTH) return undefined;
-  const count = await results();
-  if (offset >= count) return count;
-  throw new ApiError(
-    'searchTooDeep',
-    `Results ranked by relevance end at most ${MAX_SEARCH_DEPTH} deep (offset + limit), and this search has ${count} ` +
-      `results: got offset ${offset} and limit ${limit}. Ask for a page that ends by ${MAX_SEARCH_DEPTH}, add a word ` +
-      `or a filter to narrow the search, or sort (sort=name) to page through every match.`,
-  );
-}
-
 /** Whether `raw` is search text (SPEC §5): 1 to MAX_Q_LENGTH characters, not only spaces. */
 export function isSearchText(raw: string): boolean {
   return raw.trim() !== '' && [...raw].length <= MAX_Q_LENGTH;

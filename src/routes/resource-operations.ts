@@ -14,11 +14,9 @@ import {
   isSearchText,
   parseFilters,
   parseLimit,
-  MAX_SEARCH_DEPTH,
   parseOffset,
   parseQ,
   parseSort,
-  searchDepthCheck,
   single,
 } from '../query/collection.js';
 import { defaultSelection, resolveFields, type Selection } from '../query/selection.js';
@@ -72,13 +70,8 @@ export function listOperation(
       const wanted: ListQuery = { filters, q, related, sort, limit, offset };
       // The count takes the same criteria; it ignores the sort and the page.
       const count = () => storage.count(def, scope, wanted);
-      const ranked = q !== undefined && sort === undefined;
-      const pastEnd = ranked ? await searchDepthCheck(offset, limit, count) : undefined;
-      const { document, hasMore, size } =
-        pastEnd === undefined
-          ? await listPage(storage, def, scope, wanted, selection)
-          : { document: listDocument(def.name, def.singular, [], selection), hasMore: false, size: 0 };
-      const counts = await pageCounts(context.exactCount, offset, size, async () => pastEnd ?? count());
+      const { document, hasMore, size } = await listPage(storage, def, scope, wanted, selection);
+      const counts = await pageCounts(context.exactCount, offset, size, count);
       return {
         status: 200,
         document,
@@ -87,7 +80,6 @@ export function listOperation(
           offset,
           hasMore,
           ...counts,
-          ...(ranked && { depth: MAX_SEARCH_DEPTH }),
         }),
       };
     },

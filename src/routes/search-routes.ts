@@ -2,7 +2,7 @@
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { pageCounts, pagingHeaders } from '../http/links.js';
-import { MAX_SEARCH_DEPTH, parseLimit, parseOffset, parseQ, searchDepthCheck, single } from '../query/collection.js';
+import { parseLimit, parseOffset, parseQ, single } from '../query/collection.js';
 import { defaultSelection } from '../query/selection.js';
 import { shapeItem, type Document } from '../representation/document.js';
 import type { ResourceDef } from '../resources/definition.js';
@@ -48,12 +48,8 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
             const each = await Promise.all(types.map((def) => storage.count(def, scope, { filters: [], q })));
             return each.reduce((sum, one) => sum + one, 0);
           };
-          const pastEnd = await searchDepthCheck(offset, limit, count);
-          const { hits, hasMore } =
-            pastEnd === undefined
-              ? await storage.search(scope, { q, types, limit, offset })
-              : { hits: [], hasMore: false };
-          const counts = await pageCounts(context.exactCount, offset, hits.length, async () => pastEnd ?? count());
+          const { hits, hasMore } = await storage.search(scope, { q, types, limit, offset });
+          const counts = await pageCounts(context.exactCount, offset, hits.length, count);
           const document: Document = {
             results: hits.map(({ def, item }) => ({ [def.singular]: shapeItem(item, defaultSelection(def)) })),
           };
@@ -65,7 +61,6 @@ export function searchEndpoint({ storage, config }: RouteDeps): Endpoint {
               offset,
               hasMore,
               ...counts,
-              depth: MAX_SEARCH_DEPTH,
             }),
           };
         },

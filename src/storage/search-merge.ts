@@ -2,6 +2,7 @@
 // resource order), merged into one page.
 import type { ResourceDef } from '../resources/definition.js';
 import { resources } from '../resources/index.js';
+import { deepPage, isDeep } from './search-deep.js';
 import { oneRange, type SearchText } from './search-keys.js';
 import { tieredMatches, type StreamSource, type TieredItem } from './search-tiers.js';
 import type { SearchHit } from './storage.js';
@@ -34,6 +35,12 @@ export async function searchResources(
 ): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
   const need = query.offset + query.limit + 1;
   const ordered = types.length > 1 ? [...types].sort((a, b) => order(a) - order(b)) : types;
+  if (isDeep(query))
+    return deepPage(
+      ordered.map((def) => ({ def, source: sourceOf(def) })),
+      text,
+      query,
+    );
   if (oneRange(text) !== undefined) {
     const matches = await Promise.all(ordered.map((def) => tieredMatches(def, text, need, sourceOf(def))));
     return mergeTiered(

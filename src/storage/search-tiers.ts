@@ -1,6 +1,7 @@
 // Pages of search results in SPEC §5's tiers, read through the search index's streams until the page is full.
 import type { Item, ResourceDef } from '../resources/definition.js';
 import { perDefinition } from '../resources/per-definition.js';
+import type { DeepSource } from './search-deep.js';
 import {
   oneRange,
   tierOf,
@@ -19,8 +20,11 @@ interface StreamRow {
   readonly item: Item;
 }
 
-/** A backend's search index, for one resource, tenant and request (its filters and relation). */
-export interface StreamSource {
+/**
+ * A backend's search index, for one resource, tenant and request (its filters and relation); and for a page deeper
+ * than the streams are read for, the matches of the request's text (search-deep.ts).
+ */
+export interface StreamSource extends DeepSource {
   /**
    * For each stream in order, its first `limit` rows in creation order (its keys' postings merged, after `afterSeq`
    * when given) that have one of each of its `also` sets of keys, joined to the items the query's tenant, filters and

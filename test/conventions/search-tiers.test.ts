@@ -1,7 +1,7 @@
 // Search ranks in SPEC §5's tiers, then creation order: collections, nested paths, counts and /search.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_SEARCH_DEPTH } from '../../src/query/collection.js';
+import { STREAMED_DEPTH } from '../../src/storage/search-deep.js';
 import { rawRun, rawValue } from '../raw-sql.js';
 import { BASE, build, createItem as create, dogNames, newAccount, type TestApp } from '../helper.js';
 
@@ -163,83 +163,97 @@ test('a nested path searches in tiers among its own items only', async (t) => {
   assert.deepEqual(await dogNames(api, `/v2/owners/${ann.id}/dogs?q=rex&limit=1&offset=2`), ['Fido']);
 });
 
-test(`a page ranked by relevance ends at most ${MAX_SEARCH_DEPTH} deep; one past every result is empty`, async (t) => {
+test('a ranked page past every result is empty at any depth, its prev the last page', async (t) => {
   const api = await build(t);
   await create(api, 'dogs', { name: 'Rex' });
-  // Past every result a ranked page is simply empty, however deep (SPEC §3: any offset ≥ 0), its prev the last page.
+  // SPEC §3: any offset ≥ 0; the page ending past the streamed depth is read by ranking every match (search-deep.ts).
   for (const url of [
-    `/v2/dogs?q=rex&offset=${MAX_SEARCH_DEPTH - 9}&limit=10`,
-    `/v2/search?q=rex&offset=${MAX_SEARCH_DEPTH}`,
+    `/v2/dogs?q=rex&offset=${STREAMED_DEPTH - 9}&limit=10`,
+    `/v2/search?q=rex&offset=${STREAMED_DEPTH}`,
+    '/v2/dogs?q=rex%20max&offset=5000',
     '/v2/dogs?q=rex&offset=99999999999999999999',
   ]) {
     const response = await api.request({ url, headers: { prefer: 'count=exact' } });
     assert.equal(response.statusCode, 200, url);
     assert.deepEqual(response.json().dogs ?? response.json().results, [], url);
-    assert.equal(response.headers['x-total-count'], '1', url);
-    assert.match(String(response.headers.link), /\?q=rex&offset=0&limit=10>; rel="prev"/, url);
+    assert.equal(response.headers['x-total-count'], url.includes('max') ? '0' : '1', url);
+    if (!url.includes('max'))
+      assert.match(String(response.headers.link), /\?q=rex&offset=0&limit=10>; rel="prev"/, url);
   }
   // A parent that does not exist is still a 404, deep or not.
   const orphan = await api.request({ url: '/v2/owners/AAAAAAAAAAAAAAAAAAAAAA/dogs/search?q=rex&offset=5000' });
   assert.equal(orphan.statusCode, 404);
-  for (const url of ['/v2/dogs?q=rex&sort=name&offset=5000', '/v2/dogs?offset=5000']) {
-    const response = await api.request({ url });
-    assert.equal(response.statusCode, 200, url);
-  }
 });
 
-test(`results past ${MAX_SEARCH_DEPTH} deep are refused, and the links of the pages before stop there`, async (t) => {
+/** Follows `next` from `url` to the last page, every item's id in the order the pages give them. */
+async function pagedIds(api: TestApp, url: string, envelope: (body: Record<string, unknown>) => string[]) {
+  const ids: string[] = [];
+  for (let next: string | undefined = url; next !== undefined;) {
+    const response = await api.request({ url: next });
+    assert.equal(response.statusCode, 200, next);
+    ids.push(...envelope(response.json()));
+    const link = /<[^>]*(\/v2\/[^>]*)>; rel="next"/.exec(String(response.headers.link));
+    next = link?.[1];
+  }
+  return ids;
+}
+
+test(`pages that end past ${STREAMED_DEPTH} results continue the ranking exactly, with next and last links`, async (t) => {
   const api = await build(t);
-  const total = MAX_SEARCH_DEPTH + 5;
+  // Four tiers, interleaved in creation order: Rex (1), Rexford (2), Max Rex (3), and Rexburg as a location (10).
+  const shapes = [{ name: 'Rex' }, { name: 'Rexford' }, { name: 'Max Rex' }, { name: 'Fido', location: 'Rexburg' }];
+  const tiers = [1, 2, 3, 10];
+  const total = STREAMED_DEPTH + 10;
   for (let made = 0; made < total; made += 100) {
-    const batch = Array.from({ length: Math.min(100, total - made) }, () => create(api, 'dogs', { name: 'Rex' }));
+    const batch = Array.from({ length: Math.min(100, total - made) }, (_, n) =>
+      create(api, 'dogs', shapes[(made + n) % shapes.length]!),
+    );
     await Promise.all(batch);
   }
-  for (const url of [
-    `/v2/dogs?q=rex&offset=${MAX_SEARCH_DEPTH - 5}&limit=10`,
-    `/v2/search?q=rex&offset=${MAX_SEARCH_DEPTH}`,
-  ]) {
-    const response = await api.request({ url });
-    assert.equal(response.statusCode, 400, url);
-    assert.equal(response.json().code, 2011, url);
-    assert.match(
-      response.json().message,
-      new RegExp(`at most 1000 deep \\(offset \\+ limit\\), and this search has ${total} results`),
-      url,
-    );
-  }
-  const rel = (link: string, name: string): string | undefined =>
-    new RegExp(`<[^>]*\\?([^>]*)>; rel="${name}"`).exec(link)?.[1];
-  // The page that ends at the depth has no next, and its last is itself.
-  const deepest = await api.request({
-    url: `/v2/dogs?q=rex&offset=${MAX_SEARCH_DEPTH - 10}`,
+  const owners = [await create(api, 'owners', { name: 'Rex' }), await create(api, 'owners', { name: 'Rex' })];
+  // Creation order is the collection's own order; within a tier the ranking keeps it.
+  const made = await pagedIds(api, '/v2/dogs?limit=100', (body) =>
+    (body.dogs as Array<{ dog: { id: string } }>).map(({ dog }) => dog.id),
+  );
+  const tierOfEach = await pagedIds(api, '/v2/dogs?limit=100&fields=name', (body) =>
+    (body.dogs as Array<{ dog: { name: string } }>).map(({ dog }) =>
+      String(tiers[shapes.findIndex((shape) => shape.name === dog.name)]),
+    ),
+  );
+  assert.equal(made.length, total);
+  assert.ok(made.every((id) => /^[\w-]{22}$/.test(id)) && tierOfEach.every((tier) => tier !== 'undefined'));
+  const ranked = made
+    .map((id, index) => ({ id, tier: Number(tierOfEach[index]) }))
+    .sort((a, b) => a.tier - b.tier)
+    .map((dog) => dog.id);
+
+  const dogsOf = (body: Record<string, unknown>) =>
+    (body.dogs as Array<{ dog: { id: string } }>).map(({ dog }) => dog.id);
+  assert.deepEqual(await pagedIds(api, '/v2/dogs?q=rex&limit=100', dogsOf), ranked);
+  // A page across the depth, and the last one.
+  const across = await api.request({
+    url: `/v2/dogs?q=rex&offset=${STREAMED_DEPTH - 5}&limit=10`,
     headers: { prefer: 'count=exact' },
   });
-  assert.equal(deepest.statusCode, 200);
-  assert.equal(deepest.json().dogs.length, 10);
-  assert.equal(deepest.headers['x-total-count'], String(total));
-  assert.equal(rel(String(deepest.headers.link), 'next'), undefined);
-  assert.equal(rel(String(deepest.headers.link), 'last'), `q=rex&offset=${MAX_SEARCH_DEPTH - 10}&limit=10`);
-  // A page before it links a next page cut short to end at the depth, and following it answers.
-  for (const path of ['dogs', 'search']) {
-    const before = await api.request({ url: `/v2/${path}?q=rex&offset=${MAX_SEARCH_DEPTH - 15}&limit=10` });
-    const next = rel(String(before.headers.link), 'next');
-    assert.equal(next, `q=rex&offset=${MAX_SEARCH_DEPTH - 5}&limit=5`, path);
-    const followed = await api.request({ url: `/v2/${path}?${next}` });
-    assert.equal(followed.statusCode, 200, path);
-    assert.equal((followed.json().dogs ?? followed.json().results).length, 5, path);
-  }
-  // Past every result, prev is the page before (cut short at the depth) or, further on, the last one that can be read.
-  for (const [offset, prev] of [
-    [total + 3, `q=rex&offset=${MAX_SEARCH_DEPTH - 2}&limit=2`],
-    [total + 15, `q=rex&offset=${MAX_SEARCH_DEPTH - 10}&limit=10`],
-  ] as const) {
-    const past = await api.request({ url: `/v2/dogs?q=rex&offset=${offset}` });
-    assert.equal(past.statusCode, 200);
-    assert.equal(rel(String(past.headers.link), 'prev'), prev);
-  }
-  // Sorted, the same search pages through every match.
-  const sorted = await api.request({ url: `/v2/dogs?q=rex&sort=name&offset=${MAX_SEARCH_DEPTH}&limit=10` });
-  assert.equal(sorted.json().dogs.length, 5);
+  assert.deepEqual(dogsOf(across.json()), ranked.slice(STREAMED_DEPTH - 5, STREAMED_DEPTH + 5));
+  assert.equal(across.headers['x-total-count'], String(total));
+  assert.match(String(across.headers.link), new RegExp(`offset=${STREAMED_DEPTH + 5}&limit=10>; rel="next"`));
+  assert.match(String(across.headers.link), new RegExp(`offset=${STREAMED_DEPTH + 5}&limit=10>; rel="last"`));
+  const last = await api.request({ url: `/v2/dogs?q=rex&offset=${STREAMED_DEPTH + 5}&limit=10` });
+  assert.deepEqual(dogsOf(last.json()), ranked.slice(STREAMED_DEPTH + 5));
+  assert.doesNotMatch(String(last.headers.link), /rel="next"/);
+
+  // /search merges the owners in after the dogs of their tier, deep or not.
+  const tierOne = tierOfEach.filter((tier) => tier === '1').length;
+  const expected = [...ranked.slice(0, tierOne), ...owners.map((owner) => owner.id), ...ranked.slice(tierOne)];
+  const hitsOf = (body: Record<string, unknown>) =>
+    (body.results as Array<Record<string, { id: string }>>).map((hit) => Object.values(hit)[0]!.id);
+  assert.deepEqual(await pagedIds(api, '/v2/search?q=rex&limit=100', hitsOf), expected);
+  const deep = await api.request({ url: `/v2/search?q=rex&offset=${STREAMED_DEPTH}&limit=7` });
+  assert.deepEqual(hitsOf(deep.json()), expected.slice(STREAMED_DEPTH, STREAMED_DEPTH + 7));
+  // Sorted, the same search pages through every match too.
+  const sorted = await api.request({ url: `/v2/dogs?q=rex&sort=name&offset=${STREAMED_DEPTH}&limit=20` });
+  assert.equal(sorted.json().dogs.length, 10);
 });
 
 test('items stored before the search index get their keys when the migration that creates it runs', async (t) => {

@@ -125,6 +125,12 @@ async function readEverything(storage: PostgresStorage, as: (label: string) => v
     ],
     ['count with q', () => storage.count(dogs, scope, { filters: [], q: 'rex 77' })],
     ['global search', () => storage.search(scope, { q: 'rex', types: resources, limit: 10, offset: 0 })],
+    // A page past the streamed depth ranks every match (search-deep.ts): the match set's seqs, then items by seq.
+    ['q, a page 2,000 deep', () => storage.list(dogs, scope, page({ q: 'rex', offset: 2000 }))],
+    [
+      'global search, a page 2,000 deep',
+      () => storage.search(scope, { q: 'rex', types: resources, limit: 10, offset: 2000 }),
+    ],
     ['adoptions', () => storage.list(adoptableDogs, PUBLIC_SCOPE, page({ filters: [adoptable] }))],
     [
       'adoptions color=brown',
@@ -187,6 +193,14 @@ function show(n: PlanNode, depth = 0): string {
 /** EXPLAIN's one row, FORMAT JSON. */
 type Explained = Array<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>;
 
+/**
+ * A page past the streamed depth ranks every match by design (search-deep.ts): its match set, read from the keys, is
+ * sorted into creation order, here every dog of the tenant (all are named Rex). Anything else is a fault there too.
+ */
+function expected(label: string, fault: string): boolean {
+  return label.includes('deep') && fault.startsWith('Sort of');
+}
+
 /** Each statement's faults, as the custom plan (with its values, run) and as the generic plan PostgreSQL may reuse. */
 async function explainAll(client: postgres.Sql, statements: readonly Statement[], when: string): Promise<string[]> {
   const found: string[] = [];
@@ -201,14 +215,15 @@ async function explainAll(client: postgres.Sql, statements: readonly Statement[]
     const reused = generic!['QUERY PLAN'][0].Plan;
     if (process.env.PLANS_SHOW?.split(',').includes(label))
       process.stderr.write(`${label}, ${when}:\n${sql}\n${show(custom)}\n`);
-    for (const fault of faults(custom)) found.push(`${when}, ${label}: ${fault}`);
+    for (const fault of faults(custom)) if (!expected(label, fault)) found.push(`${when}, ${label}: ${fault}`);
     // A batch's rows must come back call by call, each in its statement's order: one process, no Gather.
     if (label.endsWith('(batched)') && (parallel(custom) || parallel(reused)))
       found.push(`${when}, ${label}: a parallel plan`);
     // A prepared statement moves to its generic plan only when that is estimated about as cheap as the custom plans
     // (plancache.c); one estimated far dearer is never used, whatever it would do.
     if (reused['Total Cost'] <= 2 * custom['Total Cost'] + 10)
-      for (const fault of faults(reused)) found.push(`${when}, ${label} (generic plan): ${fault}`);
+      for (const fault of faults(reused))
+        if (!expected(label, fault)) found.push(`${when}, ${label} (generic plan): ${fault}`);
   }
   return found;
 }

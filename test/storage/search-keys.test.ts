@@ -191,6 +191,8 @@ test('a text searched again reuses its keys, and its streams while its postings 
   const counted: Array<readonly string[]> = [];
   const read: Array<readonly TierStream[]> = [];
   const source = (postings: Postings): StreamSource => ({
+    matchingSeqs: () => Promise.resolve([]),
+    items: () => Promise.resolve([]),
     postings: (keys) => {
       counted.push(keys);
       return Promise.resolve(postings);

@@ -37,6 +37,8 @@ function sources(tierOf: (def: ResourceDef) => number) {
       return { item, seq: n + 1, tier: tierOfItem(def, item, text)! };
     }).filter((row) => streams.some((stream) => stream.tier === row.tier));
   const sourceOf = (def: ResourceDef, text?: SearchText): StreamSource => ({
+    matchingSeqs: () => later([]),
+    items: () => later([]),
     range: (_keys, limit) => later(rowsOf(def, limit)),
     read: (streams, limit) => later(named(def, text!, streams, limit)),
     postings: (keys) => later(new Map(keys.map((key) => [key, 1]))),

@@ -267,6 +267,42 @@ function keyItem(def: ResourceDef, fields: readonly string[] | undefined, where:
         WHERE t.tenant_id = k.tenant_id AND t.seq = k.seq AND ${where} LIMIT 1)`;
 }
 
+/**
+ * A deep ranked page's statements (search-deep.ts): the seqs of the items whose keys match `q`, in creation order, read
+ * from the keys alone (the filters and relation are the items' own columns: `items` applies them); and the items of
+ * some seqs that the filters and relation allow, each row the item's columns (of `fields`, or all), then its seq.
+ * Undefined when nothing can match.
+ */
+export const deepQueries = {
+  matchingSeqs(def: ResourceDef, scope: Scope, q: string): Statement | undefined {
+    const text = searchText(q);
+    if (text === undefined) return undefined;
+    const params = new Params();
+    const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined;
+    const set = matchSet(def.name, matchRanges(text), tenantId, (value) => params.add(value));
+    return { sql: `SELECT DISTINCT s.seq FROM (${set}) s ORDER BY s.seq`, params: params.values };
+  },
+  items(
+    def: ResourceDef,
+    scope: Scope,
+    criteria: Criteria,
+    fields: readonly string[] | undefined,
+    seqs: readonly number[],
+  ): Statement | undefined {
+    const params = new Params();
+    const found = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params);
+    if (found === undefined) return undefined;
+    const sql = `SELECT ${itemColumns(def, fields)}, t.seq FROM ${def.name} t
+      WHERE ${found.where} AND t.seq = ANY(${params.add(seqs)}::int8[])`;
+    return { sql, params: params.values };
+  },
+};
+
+interface Statement {
+  readonly sql: string;
+  readonly params: unknown[];
+}
+
 /** At most this many other words are merged with the lead's (a text per number): longer text looks them up. */
 const MOST_MERGED = 3;
 

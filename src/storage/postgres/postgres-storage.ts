@@ -14,6 +14,7 @@ import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { answerParams, IDEMPOTENCY_SQL, IdempotencyPolicy, keyParams } from '../idempotency-keys.js';
 import { jsonPage, rowsAsJson, toItem } from '../items.js';
 import { oneRange, searchText, tierOfKey } from '../search-keys.js';
+import { deepPage, isDeep } from '../search-deep.js';
 import { searchResources } from '../search-merge.js';
 import { estimatePostings, POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
 import type {
@@ -42,6 +43,7 @@ import { claimKey, createItem, removeItem, updateItem } from './postgres-writes.
 import { runMigrations } from './migrate.js';
 import { COUNT_SQL, keptCountScope, keyCount } from '../resource-counts.js';
 import {
+  deepQueries,
   listStatement,
   Params,
   postingsQuery,
@@ -242,6 +244,10 @@ export class PostgresStorage implements Storage {
     if (text === undefined) return { items: [], hasMore: false };
     const end = query.offset + query.limit;
     const read = fields && rankedFields(def, fields);
+    if (isDeep(query)) {
+      const { hits, hasMore } = await deepPage([{ def, source: this.streams(def, scope, query, read) }], text, query);
+      return { items: hits.map((hit) => hit.item), hasMore };
+    }
     const matches = await withFreshPostings((fresh) =>
       tieredMatches(def, text, end + 1, this.streams(def, scope, query, read, fresh)),
     );
@@ -279,6 +285,17 @@ export class PostgresStorage implements Storage {
       }));
     };
     return {
+      matchingSeqs: async () => {
+        const statement = criteria.q === undefined ? undefined : deepQueries.matchingSeqs(def, scope, criteria.q);
+        if (statement === undefined) return [];
+        return (await this.db.rows<[string]>(statement.sql, statement.params)).map((row) => Number(row[0]));
+      },
+      items: async (seqs) => {
+        const statement = deepQueries.items(def, scope, criteria, fields, seqs);
+        if (statement === undefined) return [];
+        const rows = await this.db.rows<Row>(statement.sql, statement.params);
+        return rows.map((row) => ({ item: toItem(names, row), seq: Number(row[names.length]) }));
+      },
       read: readStreams,
       // Kept counts that left every tier out: the streams statement of no tier checks them.
       confirm: async () => {
@@ -394,7 +411,8 @@ export class PostgresStorage implements Storage {
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const text = searchText(query.q);
     if (text === undefined) return { hits: [], hasMore: false };
-    const everything = { filters: [] };
+    // No filters: the text's matches only (a deep page reads them: search-deep.ts).
+    const everything = { filters: [], q: query.q };
     return this.searchCache.search(scope, query, () =>
       withFreshPostings((fresh) => {
         // A word within the cap reads one range per resource (search-merge.ts): their first reads leave as one.

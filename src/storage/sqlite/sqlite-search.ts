@@ -2,8 +2,9 @@
 import { representedFields, type FieldValue, type ResourceDef } from '../../resources/definition.js';
 import { resourceByName } from '../../resources/index.js';
 import { toItem } from '../items.js';
-import { searchText, tierOfKey } from '../search-keys.js';
+import { matchRanges, matchSet, searchText, tierOfKey } from '../search-keys.js';
 import { searchResources } from '../search-merge.js';
+import { deepPage, isDeep } from '../search-deep.js';
 import { POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
 import {
   tenantScope,
@@ -20,9 +21,6 @@ import { postingsQuery, rangeQuery, selectList, streamsQuery, whereClause } from
 import type { SqliteWrites } from './sqlite-writes.js';
 import type { Statements } from './statements.js';
 
-/** A global search's criteria: none. */
-const NO_CRITERIA: Criteria = { filters: [] };
-
 /** Items read at a time when the stored items are indexed. */
 const INDEX_BATCH = 1000;
 
@@ -36,8 +34,13 @@ export class SqliteSearch {
   async page(def: ResourceDef, scope: Scope, query: ListQuery): Promise<Page> {
     const text = searchText(query.q!);
     if (text === undefined) return { items: [], hasMore: false };
+    const source = this.streams(def, scope, query);
+    if (isDeep(query)) {
+      const { hits, hasMore } = await deepPage([{ def, source }], text, query);
+      return { items: hits.map((hit) => hit.item), hasMore };
+    }
     const end = query.offset + query.limit;
-    const matches = await tieredMatches(def, text, end + 1, this.streams(def, scope, query));
+    const matches = await tieredMatches(def, text, end + 1, source);
     return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
   }
 
@@ -45,7 +48,8 @@ export class SqliteSearch {
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const text = searchText(query.q);
     if (text === undefined) return { hits: [], hasMore: false };
-    return searchResources(query.types, text, query, (def) => this.streams(def, scope, NO_CRITERIA));
+    const criteria = { filters: [], q: query.q };
+    return searchResources(query.types, text, query, (def) => this.streams(def, scope, criteria));
   }
 
   /** The items stored before the search index existed get their keys, in the transaction that creates it. */
@@ -63,12 +67,27 @@ export class SqliteSearch {
     }
   }
 
-  /** The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts). */
+  /**
+   * The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts); the
+   * matches of the criteria's `q` for a deep page (search-deep.ts).
+   */
   private streams(def: ResourceDef, scope: Scope, criteria: Criteria): StreamSource {
     const { where, params } = whereClause(def, scope, { filters: criteria.filters, related: criteria.related });
     const names = representedFields(def);
     const tenant = scope.kind === 'tenant' ? scope.tenantId : undefined;
+    const item = (row: FieldValue[]) => ({ seq: Number(row[names.length]), item: toItem(names, row) });
     return {
+      matchingSeqs: async () => {
+        const text = criteria.q === undefined ? undefined : searchText(criteria.q);
+        if (text === undefined) return [];
+        const params: string[] = [];
+        const set = matchSet(def.name, matchRanges(text), tenant, (value) => (params.push(value), '?'));
+        return this.rows(`SELECT DISTINCT seq FROM (${set}) ORDER BY seq`, params).map((row) => Number(row[0]));
+      },
+      items: async (seqs) => {
+        const sql = `SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE ${where} AND t.seq IN (SELECT value FROM json_each(?))`;
+        return this.rows(sql, [...params, JSON.stringify(seqs)]).map(item);
+      },
       read: async (streams, limit, afterSeq) => {
         const sql = streamsQuery(def, where!, streams, afterSeq !== undefined, tenant !== undefined);
         const args: unknown[] = [];
