@@ -37,6 +37,7 @@ import { infraSurface } from './surfaces/infra.js';
 import { oauthSurface } from './surfaces/oauth.js';
 import { portalSurface } from './surfaces/portal.js';
 import { portalFallback } from './portal/fallback-pages.js';
+import { maskedUrl } from './http/request-log-notes.js';
 
 export interface AppOptions {
   /** A storage to use instead of the one the config selects (tests share nothing this way). */
@@ -59,7 +60,8 @@ function withRequestSerializer(logger: FastifyServerOptions['logger']): FastifyS
 function requestForLog(request: FastifyRequest): Record<string, unknown> {
   return {
     method: request.method,
-    url: request.url.replace(/([?&]access_token=)[^&]*/gi, '$1[redacted]'),
+    // As the request log masks it: the name read as the query parser reads it (access%5Ftoken too).
+    url: maskedUrl(request.url),
     host: request.headers.host,
     remoteAddress: request.ip,
   };
