@@ -252,8 +252,8 @@ export const catalogue = {
     status: 400,
     title: 'Unsupported body type',
     explanation:
-      'Request bodies are application/json or application/x-www-form-urlencoded. Set the Content-Type header to ' +
-      'one of them.',
+      'Request bodies are application/json or application/x-www-form-urlencoded, sent without a content coding. ' +
+      'Set the Content-Type header to one of them, and send the body uncompressed (no Content-Encoding).',
   },
   bodyFieldUnknown: {
     code: 3003,

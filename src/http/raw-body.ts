@@ -10,6 +10,8 @@ export const BODY_LIMIT = 16 * 1024;
 interface RawBody {
   readonly bytes: Buffer;
   readonly mediaType: string;
+  /** The body's Content-Encoding, lower-cased; undefined without one (or `identity`). */
+  readonly coding?: string;
 }
 
 const PARSED = Symbol('parsedBody');
@@ -23,7 +25,9 @@ export function registerRawBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, bytes, done) => {
     const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    done(null, { bytes: bytes as Buffer, mediaType } satisfies RawBody);
+    const coding = request.headers['content-encoding']?.trim().toLowerCase();
+    const coded = coding !== undefined && coding !== '' && coding !== 'identity';
+    done(null, { bytes: bytes as Buffer, mediaType, ...(coded && { coding }) } satisfies RawBody);
   });
 }
 
@@ -43,6 +47,14 @@ export function readBody(request: FastifyRequest): Record<string, unknown> | und
 
 function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
   if (!raw || raw.bytes.length === 0) return undefined;
+  if (raw.coding !== undefined) {
+    // Read as it is, a gzip body failed as "not UTF-8", and a plain one labelled gzip passed.
+    throw new ApiError(
+      'mediaTypeUnsupported',
+      `The body has Content-Encoding ${raw.coding.slice(0, 40)}; the API reads bodies without a content coding. ` +
+        'Send it uncompressed, without the header (a body is at most 16 KiB).',
+    );
+  }
   if (raw.mediaType === 'application/x-www-form-urlencoded') {
     const text = utf8Of(raw.bytes, 'form');
     if (!decodes(text)) {

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import assert from 'node:assert/strict';
 import { build, createDog, type TestApp } from '../helper.js';
 
@@ -86,6 +87,33 @@ test('a state of a number too large for a double is named as such, not as the nu
     /must be one of: registered, adoptable, adopted, lost, got a number out of range\.$/,
   );
   assert.equal(await dogCount(api), 0);
+});
+
+test('a body with a content coding is a 400 that says so, gzip or only labelled; identity is no coding', async (t) => {
+  const api = await build(t);
+  const json = '{"name":"Rex"}';
+  for (const [coding, body] of [
+    ['gzip', gzipSync(json)],
+    ['br', json],
+  ] as const) {
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/dogs',
+      body,
+      headers: { 'content-type': 'application/json', 'content-encoding': coding },
+    });
+    assert.equal(response.statusCode, 400, coding);
+    assert.equal(response.json().code, 3002, coding);
+    assert.match(response.json().message, new RegExp(`^The body has Content-Encoding ${coding}; the API reads bodies`));
+  }
+  assert.equal(await dogCount(api), 0);
+  const plain = await api.request({
+    method: 'POST',
+    url: '/v1/dogs',
+    body: json,
+    headers: { 'content-type': 'application/json', 'content-encoding': 'Identity' },
+  });
+  assert.equal(plain.statusCode, 200);
 });
 
 test('a 100-character name is accepted, counted in characters not bytes', async (t) => {
