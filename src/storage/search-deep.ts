@@ -30,9 +30,8 @@ export function isDeep(query: { readonly offset: number; readonly limit: number 
 }
 
 /** One resource's matches in rank order: seqs by tier, each tier in creation order. */
-async function ranking(def: ResourceDef, text: SearchText, source: DeepSource): Promise<number[][]> {
+async function ranking(def: ResourceDef, text: SearchText, source: DeepSource, seqs: number[]): Promise<number[][]> {
   const byTier: number[][] = [];
-  const seqs = await source.matchingSeqs();
   for (let start = 0; start < seqs.length; start += CHUNK) {
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     const chunk = seqs.slice(start, start + CHUNK);
@@ -56,7 +55,10 @@ export async function deepPage(
   text: SearchText,
   { offset, limit }: { readonly offset: number; readonly limit: number },
 ): Promise<{ hits: Array<{ def: ResourceDef; item: Item }>; hasMore: boolean }> {
-  const rankings = await Promise.all(parts.map(({ def, source }) => ranking(def, text, source)));
+  const matching = await Promise.all(parts.map(({ source }) => source.matchingSeqs()));
+  // A page that starts past every item the keys match is empty, whatever the filters: nothing to rank.
+  if (matching.reduce((sum, seqs) => sum + seqs.length, 0) <= offset) return { hits: [], hasMore: false };
+  const rankings = await Promise.all(parts.map(({ def, source }, part) => ranking(def, text, source, matching[part]!)));
   const tiers = Math.max(0, ...rankings.map((byTier) => byTier.length));
   // The page's place in the merged order: each hit as the index of its part and its seq.
   const page: Array<{ part: number; seq: number }> = [];
