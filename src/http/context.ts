@@ -1,4 +1,5 @@
 // Parses an API request into its intent: format, status suppression, the method carried out, its input.
+import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { parse as parseQuery } from 'fast-querystring';
 import { ApiError } from '../errors.js';
@@ -6,7 +7,7 @@ import { single, type QueryParams } from '../query/collection.js';
 import { formatFromAccept, formatFromSuffix, type Format } from '../representation/formats.js';
 import type { Scope, TenantScope } from '../storage/storage.js';
 import { decodes, readBody } from './raw-body.js';
-import { formatSuffixOf } from './format-suffix.js';
+import { formatSuffixOf, rewriteUrl } from './format-suffix.js';
 import { prefersExactCount } from './links.js';
 
 export type Verb = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -80,6 +81,26 @@ export function renderingOf(request: FastifyRequest): Rendering {
   const rendering = { format, suppress: raw === true || (typeof raw === 'string' && raw.toLowerCase() === 'true') };
   (request as WithRendering)[RENDERING] = rendering;
   return rendering;
+}
+
+/**
+ * The format and suppression of a request Node answers itself before routing (an Expect it cannot meet): the suffix
+ * (found as rewriteUrl finds it), else Accept; suppression from the query of an API path. Never throws.
+ */
+export function renderingOfRaw(request: IncomingMessage): Rendering {
+  rewriteUrl(request);
+  const suffix = formatSuffixOf(request);
+  let format: Format;
+  try {
+    format = suffix === undefined ? formatFromAccept(request.headers.accept) : formatFromSuffix(suffix);
+  } catch {
+    format = 'json';
+  }
+  const url = request.url ?? '/';
+  const at = url.indexOf('?');
+  const raw =
+    url.charCodeAt(1) === 118 /* v */ && at !== -1 ? parseQuery(url.slice(at + 1)).suppress_response_codes : undefined;
+  return { format, suppress: typeof raw === 'string' && raw.toLowerCase() === 'true' };
 }
 
 /**

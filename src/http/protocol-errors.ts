@@ -5,7 +5,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, type ErrorName } from '../errors.js';
+import { serialize, type Document } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
+import { renderingOfRaw, type Rendering } from './context.js';
 import { requestIdOf } from './request-id.js';
 
 /** The parser's error codes (llhttp's HPE_*) that have an entry of their own; any other is 1008. */
@@ -58,16 +60,24 @@ const PARSER_ERRORS: Readonly<Record<string, { name: ErrorName; message: string 
 /** A body framed both ways: llhttp reports it as an invalid Content-Length or Transfer-Encoding, by header order. */
 const BESIDE_TRANSFER_ENCODING = 'The body has both a Content-Length and a Transfer-Encoding. Send one of them.';
 
-/** The answer to a protocol error: a 400 in the catalogue's JSON shape that closes the connection. */
+/**
+ * The answer to a protocol error: a 400 in the catalogue's shape that closes the connection; in JSON, or as the request
+ * asks when there is one to read (`rendering`).
+ */
 function protocolAnswer(
   error: ApiError,
   requestId: string,
   moreInfoBase: string,
+  rendering: Rendering = { format: 'json', suppress: false },
 ): { head: Record<string, string | number>; body: string } {
-  const body = JSON.stringify({ message: error.message, more_info: `${moreInfoBase}/${error.code}`, code: error.code });
+  const document: Document = {};
+  if (rendering.suppress) document.response_code = String(error.status);
+  Object.assign(document, { message: error.message, more_info: `${moreInfoBase}/${error.code}`, code: error.code });
+  const { format } = rendering;
+  const body = serialize(format, format === 'xml' ? { error: document } : document);
   return {
     head: {
-      'content-type': MEDIA_TYPES.json,
+      'content-type': MEDIA_TYPES[format],
       'content-length': Buffer.byteLength(body),
       'x-request-id': requestId,
       // RFC 9110 §6.6.1: an origin server with a clock sends Date, as Node does on every other answer.
@@ -156,8 +166,10 @@ export function expectationHandler(app: FastifyInstance, portalUrl: string) {
         `100-continue is. Remove the header.`,
     );
     app.log.info({ requestId, expect: request.headers.expect }, 'request with an unsupported Expect refused');
-    const { head, body } = protocolAnswer(apiError, requestId, moreInfoBase);
-    response.writeHead(400, head).end(body);
+    // The request was read whole: its format and suppress_response_codes are honoured, as on any API answer.
+    const rendering = renderingOfRaw(request);
+    const { head, body } = protocolAnswer(apiError, requestId, moreInfoBase, rendering);
+    response.writeHead(rendering.suppress ? 200 : 400, head).end(body);
   };
 }
 

@@ -132,6 +132,33 @@ test("Node's protocol errors answer 400 in the catalogue's shape, with X-Request
   }
 });
 
+test('an Expect the service does not meet is answered in the format asked for, suppressed on request', async (t) => {
+  const api = await build(t);
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = api.app.server.address() as net.AddressInfo;
+  const suppressed = await sendRaw(
+    port,
+    `GET /v2/dogs.xml?suppress_response_codes=TRUE HTTP/1.1\r\n${HOST}Expect: 999-foo\r\n\r\n`,
+  );
+  assert.equal(suppressed.statusLine, 'HTTP/1.1 200 OK');
+  assert.equal(suppressed.headers['content-type'], 'application/xml; charset=utf-8');
+  assert.match(suppressed.body, /^<\?xml[^>]*\?><error><response_code>400<\/response_code><message>The Expect header/);
+  assert.match(suppressed.body, /<code>1010<\/code><\/error>$/);
+  const byAccept = await sendRaw(
+    port,
+    `GET /v2/dogs HTTP/1.1\r\n${HOST}Accept: application/xml\r\nExpect: foo\r\n\r\n`,
+  );
+  assert.equal(byAccept.statusLine, 'HTTP/1.1 400 Bad Request');
+  assert.match(byAccept.body, /^<\?xml[^>]*\?><error><message>The Expect header &quot;foo&quot; is not/);
+  // Outside the API, suppress_response_codes means nothing: the status stays.
+  const outside = await sendRaw(
+    port,
+    `GET /healthz?suppress_response_codes=true HTTP/1.1\r\n${HOST}Expect: foo\r\n\r\n`,
+  );
+  assert.equal(outside.statusLine, 'HTTP/1.1 400 Bad Request');
+  assert.equal(JSON.parse(outside.body).code, 1010);
+});
+
 test('an HTTP/1.0 request needs no Host, and the server still answers after protocol errors', async (t) => {
   const api = await build(t);
   await api.app.listen({ port: 0, host: '127.0.0.1' });
