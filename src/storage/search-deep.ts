@@ -18,8 +18,8 @@ const CHUNK = 1000;
 
 /** The matches of one resource's search, as a backend reads them for a deep page. */
 export interface DeepSource {
-  /** The seqs of the items whose keys match the text, in creation order (`items` applies the filters and relation). */
-  matchingSeqs(): Promise<number[]>;
+  /** The seqs of the items whose keys match `text`, in creation order (`items` applies the filters and relation). */
+  matchingSeqs(text: SearchText): Promise<number[]>;
   /** The items of `seqs` that the filters and relation allow, in any order; with their searched fields at least. */
   items(seqs: readonly number[]): Promise<Array<{ readonly seq: number; readonly item: Item }>>;
 }
@@ -55,7 +55,7 @@ export async function deepPage(
   text: SearchText,
   { offset, limit }: { readonly offset: number; readonly limit: number },
 ): Promise<{ hits: Array<{ def: ResourceDef; item: Item }>; hasMore: boolean }> {
-  const matching = await Promise.all(parts.map(({ source }) => source.matchingSeqs()));
+  const matching = await Promise.all(parts.map(({ source }) => source.matchingSeqs(text)));
   // A page that starts past every item the keys match is empty, whatever the filters: nothing to rank.
   if (matching.reduce((sum, seqs) => sum + seqs.length, 0) <= offset) return { hits: [], hasMore: false };
   const rankings = await Promise.all(parts.map(({ def, source }, part) => ranking(def, text, source, matching[part]!)));

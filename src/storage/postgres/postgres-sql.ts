@@ -3,7 +3,7 @@ import { columnOf, representedFields, type AssociationDef, type ResourceDef } fr
 import type { Filter, Sort } from '../../query/collection.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import type { Criteria, ListQuery, Scope } from '../storage.js';
-import { matchRanges, matchSet, searchText, type TierStream } from '../search-keys.js';
+import { matchRanges, matchSeqs, matchSet, searchText, type SearchText, type TierStream } from '../search-keys.js';
 import { SPREAD_UNIT } from '../search-tiers.js';
 
 /** Positional parameters collected while a statement is written: add() gives the placeholder of a value. */
@@ -268,19 +268,17 @@ function keyItem(def: ResourceDef, fields: readonly string[] | undefined, where:
 }
 
 /**
- * A deep ranked page's statements (search-deep.ts): the seqs of the items whose keys match `q`, in creation order, read
- * from the keys alone (the filters and relation are the items' own columns: `items` applies them); and the items of
- * some seqs that the filters and relation allow, each row the item's columns (of `fields`, or all), then its seq.
- * Undefined when nothing can match.
+ * A deep ranked page's statements (search-deep.ts): the seqs of the items whose keys match the text, in creation order,
+ * read from the keys alone (the filters and relation are the items' own columns: `items` applies them); and the items
+ * of some seqs that the filters and relation allow, each row the item's columns (of `fields`, or all), then its seq;
+ * undefined when nothing can match.
  */
 export const deepQueries = {
-  matchingSeqs(def: ResourceDef, scope: Scope, q: string): Statement | undefined {
-    const text = searchText(q);
-    if (text === undefined) return undefined;
+  matchingSeqs(def: ResourceDef, scope: Scope, text: SearchText): Statement {
     const params = new Params();
     const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined;
-    const set = matchSet(def.name, matchRanges(text), tenantId, (value) => params.add(value));
-    return { sql: `SELECT DISTINCT s.seq FROM (${set}) s ORDER BY s.seq`, params: params.values };
+    const sql = matchSeqs(def.name, text, tenantId, (value) => params.add(value));
+    return { sql, params: params.values };
   },
   items(
     def: ResourceDef,

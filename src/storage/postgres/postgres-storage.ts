@@ -285,10 +285,9 @@ export class PostgresStorage implements Storage {
       }));
     };
     return {
-      matchingSeqs: async () => {
-        const statement = criteria.q === undefined ? undefined : deepQueries.matchingSeqs(def, scope, criteria.q);
-        if (statement === undefined) return [];
-        return (await this.db.rows<[string]>(statement.sql, statement.params)).map((row) => Number(row[0]));
+      matchingSeqs: async (text) => {
+        const { sql, params } = deepQueries.matchingSeqs(def, scope, text);
+        return (await this.db.rows<[string]>(sql, params)).map((row) => Number(row[0]));
       },
       items: async (seqs) => {
         const statement = deepQueries.items(def, scope, criteria, fields, seqs);
@@ -411,8 +410,7 @@ export class PostgresStorage implements Storage {
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const text = searchText(query.q);
     if (text === undefined) return { hits: [], hasMore: false };
-    // No filters: the text's matches only (a deep page reads them: search-deep.ts).
-    const everything = { filters: [], q: query.q };
+    const everything = { filters: [] };
     return this.searchCache.search(scope, query, () =>
       withFreshPostings((fresh) => {
         // A word within the cap reads one range per resource (search-merge.ts): their first reads leave as one.

@@ -2,7 +2,7 @@
 import { representedFields, type FieldValue, type ResourceDef } from '../../resources/definition.js';
 import { resourceByName } from '../../resources/index.js';
 import { toItem } from '../items.js';
-import { matchRanges, matchSet, searchText, tierOfKey } from '../search-keys.js';
+import { matchSeqs, searchText, tierOfKey } from '../search-keys.js';
 import { searchResources } from '../search-merge.js';
 import { deepPage, isDeep } from '../search-deep.js';
 import { POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
@@ -23,6 +23,9 @@ import type { Statements } from './statements.js';
 
 /** Items read at a time when the stored items are indexed. */
 const INDEX_BATCH = 1000;
+
+/** A global search's criteria: none. */
+const NO_CRITERIA: Criteria = { filters: [] };
 
 export class SqliteSearch {
   constructor(
@@ -48,8 +51,7 @@ export class SqliteSearch {
   async search(scope: TenantScope, query: SearchQuery): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
     const text = searchText(query.q);
     if (text === undefined) return { hits: [], hasMore: false };
-    const criteria = { filters: [], q: query.q };
-    return searchResources(query.types, text, query, (def) => this.streams(def, scope, criteria));
+    return searchResources(query.types, text, query, (def) => this.streams(def, scope, NO_CRITERIA));
   }
 
   /** The items stored before the search index existed get their keys, in the transaction that creates it. */
@@ -67,22 +69,17 @@ export class SqliteSearch {
     }
   }
 
-  /**
-   * The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts); the
-   * matches of the criteria's `q` for a deep page (search-deep.ts).
-   */
+  /** The search index of `def` limited to the scope and the criteria's filters and relation (search-tiers.ts). */
   private streams(def: ResourceDef, scope: Scope, criteria: Criteria): StreamSource {
     const { where, params } = whereClause(def, scope, { filters: criteria.filters, related: criteria.related });
     const names = representedFields(def);
     const tenant = scope.kind === 'tenant' ? scope.tenantId : undefined;
     const item = (row: FieldValue[]) => ({ seq: Number(row[names.length]), item: toItem(names, row) });
     return {
-      matchingSeqs: async () => {
-        const text = criteria.q === undefined ? undefined : searchText(criteria.q);
-        if (text === undefined) return [];
+      matchingSeqs: async (text) => {
         const params: string[] = [];
-        const set = matchSet(def.name, matchRanges(text), tenant, (value) => (params.push(value), '?'));
-        return this.rows(`SELECT DISTINCT seq FROM (${set}) ORDER BY seq`, params).map((row) => Number(row[0]));
+        const sql = matchSeqs(def.name, text, tenant, (value) => (params.push(value), '?'));
+        return this.rows(sql, params).map((row) => Number(row[0]));
       },
       items: async (seqs) => {
         const sql = `SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE ${where} AND t.seq IN (SELECT value FROM json_each(?))`;
