@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Verb } from '../http/context.js';
 import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
-import type { QueryParams } from '../query/collection.js';
+import { single, type QueryParams } from '../query/collection.js';
 import { PUBLIC_SCOPE, type PublicScope, type Scope, type TenantScope } from '../storage/storage.js';
 import { isFormBody, readBody } from '../http/raw-body.js';
 import { noteCaller } from '../http/request-log-notes.js';
@@ -102,14 +102,7 @@ function presentedToken(request: FastifyRequest): string | undefined {
   const found: string[] = [];
   const header = request.headers.authorization;
   if (header !== undefined && /^bearer /i.test(header)) found.push(header.slice(7).trim());
-  const query = (request.query as QueryParams).access_token;
-  if (Array.isArray(query)) {
-    throw new ApiError(
-      'parameterRepeated',
-      `The query parameter "access_token" is given ${query.length} times; give it once.`,
-      INVALID_REQUEST,
-    );
-  }
+  const query = single(request.query as QueryParams, 'access_token', false, INVALID_REQUEST);
   if (query !== undefined) found.push(query);
   if (isFormBody(request)) {
     const body = readBody(request)?.access_token;

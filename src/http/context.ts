@@ -69,38 +69,37 @@ type WithRendering = FastifyRequest & { [RENDERING]?: Rendering };
 export function renderingOf(request: FastifyRequest): Rendering {
   const cached = (request as WithRendering)[RENDERING];
   if (cached) return cached;
-  const suffix = formatSuffixOf(request.raw);
-  let format: Format;
-  try {
-    format = suffix === undefined ? formatFromAccept(request.headers.accept) : formatFromSuffix(suffix);
-  } catch {
-    format = 'json';
-  }
-  // Suppression applies to answers under /v<N>/ only, never to the portal or the infrastructure.
-  const raw = request.url.charCodeAt(1) === 118 /* v */ ? suppressOf(request) : undefined;
-  const rendering = { format, suppress: raw === true || (typeof raw === 'string' && raw.toLowerCase() === 'true') };
+  const rendering = renderingFrom(request.raw, underApi(request.url) ? suppressOf(request) : undefined);
   (request as WithRendering)[RENDERING] = rendering;
   return rendering;
 }
 
 /**
- * The format and suppression of a request Node answers itself before routing (an Expect it cannot meet): the suffix
- * (found as rewriteUrl finds it), else Accept; suppression from the query of an API path. Never throws.
+ * The format and suppression of a request Node answers itself before routing (an Expect it cannot meet): its suffix,
+ * found as rewriteUrl finds it (the request goes no further), and suppression from its query alone.
  */
 export function renderingOfRaw(request: IncomingMessage): Rendering {
   rewriteUrl(request);
-  const suffix = formatSuffixOf(request);
+  const url = request.url ?? '/';
+  return renderingFrom(request, underApi(url) ? queryOfUrl(url).suppress_response_codes : undefined);
+}
+
+/** Suppression applies to answers under /v<N>/ only, never to the portal or the infrastructure. */
+function underApi(url: string): boolean {
+  return url.charCodeAt(1) === 118; /* v */
+}
+
+/** The suffix's format, else Accept's, JSON for one that is not known; suppression when `suppression` says true. */
+function renderingFrom(raw: IncomingMessage, suppression: unknown): Rendering {
+  const suffix = formatSuffixOf(raw);
   let format: Format;
   try {
-    format = suffix === undefined ? formatFromAccept(request.headers.accept) : formatFromSuffix(suffix);
+    format = suffix === undefined ? formatFromAccept(raw.headers.accept) : formatFromSuffix(suffix);
   } catch {
     format = 'json';
   }
-  const url = request.url ?? '/';
-  const at = url.indexOf('?');
-  const raw =
-    url.charCodeAt(1) === 118 /* v */ && at !== -1 ? parseQuery(url.slice(at + 1)).suppress_response_codes : undefined;
-  return { format, suppress: typeof raw === 'string' && raw.toLowerCase() === 'true' };
+  const suppress = suppression === true || (typeof suppression === 'string' && suppression.toLowerCase() === 'true');
+  return { format, suppress };
 }
 
 /**
@@ -109,7 +108,7 @@ export function renderingOfRaw(request: IncomingMessage): Rendering {
  * nothing here and its own 400 in its stage.
  */
 function suppressOf(request: FastifyRequest): unknown {
-  const fromQuery = (queryOf(request) as QueryParams).suppress_response_codes;
+  const fromQuery = queryOf(request).suppress_response_codes;
   if (fromQuery !== undefined || (request.method !== 'POST' && request.method !== 'PUT')) return fromQuery;
   try {
     return readBody(request)?.suppress_response_codes;
@@ -122,10 +121,14 @@ function suppressOf(request: FastifyRequest): unknown {
  * The request's query. A URL whose path does not decode reaches the error handler before Fastify parses the query
  * (its onBadUrl), and its answer still honours suppress_response_codes: that query is parsed here.
  */
-function queryOf(request: FastifyRequest): unknown {
-  if (request.query !== null && request.query !== undefined) return request.query;
-  const at = request.url.indexOf('?');
-  return at === -1 ? {} : parseQuery(request.url.slice(at + 1));
+function queryOf(request: FastifyRequest): QueryParams {
+  return (request.query as QueryParams | null) ?? queryOfUrl(request.url);
+}
+
+/** The query of a URL, parsed as Fastify parses it. */
+function queryOfUrl(url: string): QueryParams {
+  const at = url.indexOf('?');
+  return at === -1 ? {} : (parseQuery(url.slice(at + 1)) as QueryParams);
 }
 
 /** An intent as parseIntent makes it: with room for who sends it, filled in once access passes. */

@@ -55,8 +55,7 @@ export function pagingHeaders(original: string, publicUrl: string, page: PageInf
   };
   const { limit, offset } = page;
   const links = [link(0, limit, 'first')];
-  const known = page.total ?? page.end;
-  const end = known;
+  const end = page.total ?? page.end;
   if (offset > 0) {
     const previous = Math.max(0, offset - limit);
     // Past the end, prev is the last page that has items (none when there is no item at all).

@@ -5,9 +5,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, type ErrorName } from '../errors.js';
-import { serialize, type Document } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
 import { renderingOfRaw, type Rendering } from './context.js';
+import { errorText } from './respond.js';
 import { requestIdOf } from './request-id.js';
 
 /** The parser's error codes (llhttp's HPE_*) that have an entry of their own; any other is 1008. */
@@ -70,14 +70,10 @@ function protocolAnswer(
   moreInfoBase: string,
   rendering: Rendering = { format: 'json', suppress: false },
 ): { head: Record<string, string | number>; body: string } {
-  const document: Document = {};
-  if (rendering.suppress) document.response_code = String(error.status);
-  Object.assign(document, { message: error.message, more_info: `${moreInfoBase}/${error.code}`, code: error.code });
-  const { format } = rendering;
-  const body = serialize(format, format === 'xml' ? { error: document } : document);
+  const body = errorText(error, moreInfoBase, rendering);
   return {
     head: {
-      'content-type': MEDIA_TYPES[format],
+      'content-type': MEDIA_TYPES[rendering.format],
       'content-length': Buffer.byteLength(body),
       'x-request-id': requestId,
       // RFC 9110 §6.6.1: an origin server with a clock sends Date, as Node does on every other answer.

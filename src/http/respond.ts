@@ -7,7 +7,7 @@ import { MEDIA_TYPES } from '../representation/formats.js';
 import { sendNotModified, sendText } from './compression.js';
 import { etagOf, noneMatch } from './conditional.js';
 import { allowAnyOrigin, isCorsRoute } from './cors.js';
-import { renderingOf } from './context.js';
+import { renderingOf, type Rendering } from './context.js';
 import { noteError } from './request-log-notes.js';
 
 /** What an operation produced: the status, the document (none for a delete), extra headers. */
@@ -52,14 +52,10 @@ export function sendError(
   error: ApiError,
   moreInfoBase: string,
 ): FastifyReply {
-  const { format, suppress } = renderingOf(request);
+  const rendering = renderingOf(request);
+  const { format, suppress } = rendering;
   noteError(request, error);
   const status: ApiStatus = error.status;
-  const body: Document = {};
-  if (suppress) body.response_code = String(status);
-  body.message = error.message;
-  body.more_info = `${moreInfoBase}/${error.code}`;
-  body.code = error.code;
   reply.code(suppress ? 200 : status);
   reply.header('vary', 'Accept');
   // An error says something of this request only (a 401, a 429): no cache may keep it (docs/decisions.md).
@@ -68,5 +64,15 @@ export function sendError(
   if (isCorsRoute(request)) allowAnyOrigin(reply);
   reply.headers(error.headers);
   reply.header('content-type', MEDIA_TYPES[format]);
-  return sendText(request, reply, serialize(format, format === 'xml' ? { error: body } : body));
+  return sendText(request, reply, errorText(error, moreInfoBase, rendering));
+}
+
+/** The error envelope of SPEC §2 as text in `format`: `response_code` first when suppressed. */
+export function errorText(error: ApiError, moreInfoBase: string, { format, suppress }: Rendering): string {
+  const body: Document = {};
+  if (suppress) body.response_code = String(error.status);
+  body.message = error.message;
+  body.more_info = `${moreInfoBase}/${error.code}`;
+  body.code = error.code;
+  return serialize(format, format === 'xml' ? { error: body } : body);
 }

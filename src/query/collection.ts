@@ -56,14 +56,23 @@ export function checkKnownParams(params: QueryParams, accepted: readonly string[
   }
 }
 
-/** The single value of a parameter; a repeated parameter is a 400 (a filter's says how to give several values). */
-export function single(params: QueryParams, name: string, filter = false): string | undefined {
+/**
+ * The single value of a parameter; a repeated parameter is a 400 (a filter's says how to give several values), with
+ * `headers` when given (the access token's challenge).
+ */
+export function single(
+  params: QueryParams,
+  name: string,
+  filter = false,
+  headers?: Readonly<Record<string, string>>,
+): string | undefined {
   const value = params[name];
   if (Array.isArray(value)) {
     throw new ApiError(
       'parameterRepeated',
       `The query parameter "${name}" is given ${value.length} times; give it once` +
         (filter ? ` (several values go in one, separated by commas: ${name}=a,b).` : '.'),
+      headers,
     );
   }
   return value;
