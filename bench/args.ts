@@ -4,22 +4,26 @@
 export interface BenchArgs {
   /** Both backends (a PostgreSQL of the bench's own beside SQLite), or SQLite only. */
   readonly postgres: boolean;
+  /** PostgreSQL's cost per statement and request (pg_stat_statements); implies postgres. */
+  readonly statements: boolean;
   /** The sizes (dogs) to seed and measure, smallest first; undefined without --scale (then BENCH_DOGS alone). */
   readonly sizes?: readonly number[];
   /** The operations to run; all when empty. */
   readonly operations: readonly string[];
 }
 
-const USAGE = 'usage: npm run bench -- [--postgres] [--scale 10000,100000,1000000] [operation name …]';
+const USAGE = 'usage: npm run bench -- [--postgres] [--statements] [--scale 10000,100000,1000000] [operation name …]';
 
 /** Parses the arguments after `npm run bench --`; throws with the usage on a mistake. */
 export function parseArgs(argv: readonly string[]): BenchArgs {
   let postgres = false;
+  let statements = false;
   let sizes: number[] | undefined;
   const operations: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
     if (arg === '--postgres') postgres = true;
+    else if (arg === '--statements') statements = postgres = true;
     else if (arg === '--scale' || arg.startsWith('--scale=')) {
       const value = arg === '--scale' ? argv[(index += 1)] : arg.slice('--scale='.length);
       if (value === undefined) throw new Error(`--scale needs a list of sizes, as in --scale 10000,100000\n${USAGE}`);
@@ -27,7 +31,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     } else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}\n${USAGE}`);
     else operations.push(arg);
   }
-  return { postgres, sizes, operations };
+  return { postgres, statements, sizes, operations };
 }
 
 /** "10000,100_000,1000000" → [10000, 100000, 1000000]: whole numbers of dogs (at least 10), sorted, each once. */
@@ -63,6 +67,7 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
   } catch (error) {
     throw new Error(`${(error as Error).message.split('\n')[0]}\n${COMPARE_USAGE}`, { cause: error });
   }
+  if (parsed.statements) throw new Error(`--statements is npm run bench's (with --postgres)\n${COMPARE_USAGE}`);
   if (parsed.sizes !== undefined)
     throw new Error(`bench:compare measures one size (BENCH_DOGS); --scale is npm run bench's\n${COMPARE_USAGE}`);
   const [ref, ...operations] = parsed.operations;

@@ -5,7 +5,8 @@
 // measured in the same run, so they compare across machines. Operation names as arguments run
 // only those (`npm run bench -- 'GET list (limit 10)'`); the default is every operation.
 // `--postgres` runs every operation on PostgreSQL too (a server of the bench's own, on core 0), and
-// `--scale 10000,100000` at each size (bench/report.ts prints and draws what they conclude).
+// `--scale 10000,100000` at each size (bench/report.ts prints and draws what they conclude). Each operation's CPU per
+// request is read from /proc (the server's, and PostgreSQL's); `--statements` adds PostgreSQL's cost per statement.
 import { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +17,7 @@ import {
   DOGS,
   benchOperations,
   combine,
+  cpuMicros,
   credentials,
   fmt,
   idle,
@@ -32,8 +34,9 @@ import {
   type WrkResult,
 } from './harness.js';
 import { startPostgres, type BenchPostgres } from './postgres.js';
-import { report, type Run } from './report.js';
+import { report, type Cpu, type Run } from './report.js';
 import type { Seeded } from './seed.js';
+import { resetStatements, statementFigures, type StatementFigure } from './statements.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /**
@@ -60,6 +63,13 @@ interface Target {
   readonly port: number;
   readonly headers?: Record<string, string>;
   readonly pid?: number;
+  /** A server's database on PostgreSQL (its name in the bench's cluster). */
+  readonly database?: string;
+}
+
+/** The database a server's storage names on PostgreSQL. */
+function databaseOf(storage: Record<string, string>): string | undefined {
+  return storage.DATABASE_URL === undefined ? undefined : new URL(storage.DATABASE_URL).pathname.slice(1);
 }
 
 /** The same server on its own copy of the data, with the variant's setting, and a token of its own. */
@@ -74,7 +84,10 @@ async function startVariant(
   const child = start(`server, ${name}`, serverCommand(), { ...serverEnv(port, storage), ...VARIANT_ENV[name] });
   await waitFor(`http://127.0.0.1:${port}/healthz`, { seconds: 60 });
   const { bearer } = await credentials(`http://127.0.0.1:${port}`, seeded.clientId, seeded.clientSecret);
-  return { process: child, target: { port, headers: { authorization: bearer }, pid: child.pid } };
+  return {
+    process: child,
+    target: { port, headers: { authorization: bearer }, pid: child.pid, database: databaseOf(storage) },
+  };
 }
 
 async function main(): Promise<void> {
@@ -89,11 +102,13 @@ async function main(): Promise<void> {
     });
   try {
     if (args.postgres) {
-      server = await startPostgres();
+      server = await startPostgres({ statements: args.statements });
     }
     const backends = server ? [sqlite, postgres(server)] : [sqlite];
     const runs: Run[] = [];
-    for (const size of sizes) for (const backend of backends) runs.push(await measure(backend, size, args.operations));
+    for (const size of sizes)
+      for (const backend of backends)
+        runs.push(await measure(backend, size, args.operations, backend.name === 'PostgreSQL' ? server : undefined));
     report(runs, { scale: args.sizes !== undefined, seconds: SLICES * SLICE_SECONDS, connections: CONNECTIONS });
   } finally {
     await stopAll();
@@ -101,8 +116,11 @@ async function main(): Promise<void> {
   }
 }
 
-/** Every chosen operation on one backend at one size: the table of figures, printed as it goes. */
-async function measure(backend: Backend, size: number, names: readonly string[]): Promise<Run> {
+/**
+ * Every chosen operation on one backend at one size: the table of figures, printed as it goes. `pg` is the bench's
+ * PostgreSQL when the backend is PostgreSQL: its CPU counts too, and its statements with --statements.
+ */
+async function measure(backend: Backend, size: number, names: readonly string[], pg?: BenchPostgres): Promise<Run> {
   const seeded = await backend.seeded(size);
   const copy = await backend.freshCopy(size, 'server');
   const server = start('server', serverCommand(), serverEnv(SERVER_PORT, copy));
@@ -129,14 +147,14 @@ async function measure(backend: Backend, size: number, names: readonly string[])
     for (const operation of operations) {
       const served: Target = operation.server
         ? variants.get(operation.server)!.target
-        : { port: SERVER_PORT, pid: server.pid };
+        : { port: SERVER_PORT, pid: server.pid, database: databaseOf(copy) };
       const versus: Target = operation.against ? variants.get(operation.against)!.target : { port: BASELINE_PORT };
-      const [measured, base] = await load(operation, served, versus);
+      const { measured, base, cpu, statements } = await load(operation, served, versus, pg);
       if (operation.method === 'POST') await backend.afterWrites?.(copy);
       const ratio = measured.requestsPerSecond / base.requestsPerSecond;
-      results.push({ operation, measured, base, ratio, peakRss: peakRssMiB(served.pid!) });
+      results.push({ operation, measured, base, ratio, peakRss: peakRssMiB(served.pid!), cpu, statements });
       console.log(
-        `  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs ${operation.against ?? 'baseline'} ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}`,
+        `  ${operation.name}: ${fmt(measured.requestsPerSecond)} req/s vs ${operation.against ?? 'baseline'} ${fmt(base.requestsPerSecond)} → ${ratio.toFixed(2)}; CPU per request: server ${cpu.server.toFixed(0)} µs${cpu.postgres === undefined ? '' : `, PostgreSQL ${cpu.postgres.toFixed(0)} µs`}`,
       );
     }
     fs.rmSync(answersFile, { force: true });
@@ -150,8 +168,17 @@ async function measure(backend: Backend, size: number, names: readonly string[])
   }
 }
 
-/** One operation: warm-up, then the server's and the other's slices alternately; each side's slices combined. */
-async function load(operation: Operation, served: Target, versus: Target): Promise<[WrkResult, WrkResult]> {
+/**
+ * One operation: warm-up, then the server's and the other's slices alternately; each side's slices combined. The CPU
+ * the server (and PostgreSQL) used in the server's slices, until the server is idle again, is divided by the requests
+ * they answered; so are PostgreSQL's statements, counted over the same slices when `pg` counts them.
+ */
+async function load(
+  operation: Operation,
+  served: Target,
+  versus: Target,
+  pg?: BenchPostgres,
+): Promise<{ measured: WrkResult; base: WrkResult; cpu: Cpu; statements?: StatementFigure[] }> {
   const mine = served.headers ? { ...operation, headers: served.headers } : operation;
   const other = versus.headers ? { ...operation, headers: versus.headers } : operation;
   // A short untimed run first, so both are measured after the JIT has warmed up.
@@ -159,15 +186,30 @@ async function load(operation: Operation, served: Target, versus: Target): Promi
   await wrk(versus.port, other, WARMUP_SECONDS, CONNECTIONS);
   const serverSlices: WrkResult[] = [];
   const baselineSlices: WrkResult[] = [];
+  const counting = pg?.statements === true && served.database !== undefined;
+  if (counting) await resetStatements(pg!);
+  let serverMicros = 0;
+  let postgresMicros = 0;
   for (let slice = 0; slice < SLICES; slice += 1) {
+    const serverBefore = cpuMicros(served.pid!);
+    const postgresBefore = pg ? cpuMicros(pg.pid(), { children: true }) : 0;
     serverSlices.push(await wrk(served.port, mine, SLICE_SECONDS, CONNECTIONS));
     // A slow operation leaves requests queued when wrk stops: let the server finish them
     // before the baseline's slice, which would otherwise share the core with them.
     await idle(served.pid!);
+    serverMicros += cpuMicros(served.pid!) - serverBefore;
+    if (pg) postgresMicros += cpuMicros(pg.pid(), { children: true }) - postgresBefore;
     baselineSlices.push(await wrk(versus.port, other, SLICE_SECONDS, CONNECTIONS));
     if (versus.pid !== undefined) await idle(versus.pid);
   }
-  return [combine(serverSlices), combine(baselineSlices)];
+  const measured = combine(serverSlices);
+  const requests = Math.max(1, measured.requests);
+  return {
+    measured,
+    base: combine(baselineSlices),
+    cpu: { server: serverMicros / requests, postgres: pg ? postgresMicros / requests : undefined },
+    statements: counting ? await statementFigures(pg!, served.database!, requests) : undefined,
+  };
 }
 
 /** The operations named (all when none is), or an error listing the names. */

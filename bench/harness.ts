@@ -341,9 +341,40 @@ export async function idle(pid: number): Promise<void> {
   }
 }
 
+/** The fields of /proc/<pid>/stat after the command's name: [0] is the state, [1] the parent, [11] utime, [12] stime. */
+function statFields(pid: number): string[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+}
+
 function cpuTicks(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = statFields(pid);
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux, whatever the kernel's own rate). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (µs, at /proc's 10 ms resolution) used by a process and, with `children`, by all its children: those
+ * running and those it has waited for (PostgreSQL's postmaster and the backends, workers and writers it forks).
+ */
+export function cpuMicros(pid: number, { children = false } = {}): number {
+  const own = statFields(pid);
+  let ticks = Number(own[11]) + Number(own[12]);
+  if (children) {
+    ticks += Number(own[13]) + Number(own[14]);
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const fields = statFields(Number(entry));
+        if (Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // exited while the folder was read: the parent has it now, or will
+      }
+    }
+  }
+  return (ticks * 1e6) / TICKS_PER_SECOND;
 }
 
 export function peakRssMiB(pid: number): number {

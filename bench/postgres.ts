@@ -12,14 +12,23 @@ export interface BenchPostgres {
   /** Runs statements on the maintenance database (CREATE/DROP/ALTER DATABASE cannot run in the one they act on). */
   admin(...statements: string[]): Promise<void>;
   exists(name: string): Promise<boolean>;
+  /** Runs a query on the maintenance database and gives its rows. */
+  rows(text: string, values?: unknown[]): Promise<postgres.Row[]>;
+  /** The postmaster's process id: PostgreSQL's CPU is its own and its children's. */
+  pid(): number;
+  /** Whether pg_stat_statements is loaded (startPostgres's `statements`). */
+  readonly statements: boolean;
   stop(): Promise<void>;
 }
 
 /** Where the bench's cluster and its seeds' ids and clients are kept, between runs. */
 export const POSTGRES_DIR = path.join(DATA_DIR, 'postgres');
 
-/** Starts (initialising on first use) the cluster kept in POSTGRES_DIR, pinned to core 0 like the API server. */
-export async function startPostgres(): Promise<BenchPostgres> {
+/**
+ * Starts (initialising on first use) the cluster kept in POSTGRES_DIR, pinned to core 0 like the API server; with
+ * `statements`, with pg_stat_statements loaded (it costs every statement a little, so only when asked).
+ */
+export async function startPostgres({ statements = false } = {}): Promise<BenchPostgres> {
   const dataDir = POSTGRES_DIR;
   console.log(`starting PostgreSQL (data kept in ${dataDir}) ...`);
   const urlFile = path.join(dataDir, `url-${process.pid}`);
@@ -27,7 +36,16 @@ export async function startPostgres(): Promise<BenchPostgres> {
   fs.rmSync(urlFile, { force: true });
   const child = start(
     'PostgreSQL',
-    ['node', '--import', 'tsx', 'bench/postgres-server.ts', dataDir, urlFile, String(process.pid)],
+    [
+      'node',
+      '--import',
+      'tsx',
+      'bench/postgres-server.ts',
+      dataDir,
+      urlFile,
+      String(process.pid),
+      ...(statements ? ['statements'] : []),
+    ],
     {},
   );
   const stop = async (): Promise<void> => {
@@ -47,16 +65,21 @@ export async function startPostgres(): Promise<BenchPostgres> {
   const url = (name: string, options?: string): string =>
     `${base}/${name}${options ? `?options=${encodeURIComponent(`-c ${options}`)}` : ''}`;
   // A connection for each statement, ended after it; its notices (DROP DATABASE IF EXISTS of none) are not printed.
-  const query = async (text: string, values: postgres.ParameterOrJSON<never>[] = []): Promise<postgres.Row[]> => {
+  const query = async (text: string, values: unknown[] = []): Promise<postgres.Row[]> => {
     const client = postgres(url('postgres'), { max: 1, onnotice: () => {} });
     try {
-      return await client.unsafe(text, values);
+      return await client.unsafe(text, values as postgres.ParameterOrJSON<never>[]);
     } finally {
       await client.end();
     }
   };
+  if (statements) await query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  const postmaster = Number(fs.readFileSync(path.join(dataDir, 'cluster', 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     url,
+    rows: query,
+    pid: () => postmaster,
+    statements,
     admin: async (...statements) => {
       for (const statement of statements) await query(statement);
     },

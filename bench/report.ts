@@ -5,6 +5,18 @@ import path from 'node:path';
 import { scaleChart, scaleTable } from './curve.js';
 import { DATA_DIR, INDEXED, fmt, table, type Operation, type WrkResult } from './harness.js';
 import { PEAK_RSS_MIB, POSTGRES_P99_MS, postgresTarget, scalingVerdicts, unique, type Result } from './scale.js';
+import type { StatementFigure } from './statements.js';
+
+/** CPU (µs) per request answered: the server's, and PostgreSQL's on PostgreSQL. */
+export interface Cpu {
+  readonly server: number;
+  readonly postgres?: number;
+}
+
+/** How many of an operation's statements `--statements` lists, costliest first. */
+const STATEMENTS_SHOWN = 4;
+/** How much of a statement's text it shows. */
+const STATEMENT_CHARS = 110;
 
 /** One backend at one size: every operation's figures. */
 export interface Run {
@@ -19,6 +31,9 @@ export interface Run {
     readonly ratio: number;
     /** The server's VmHWM after the operation. */
     readonly peakRss: number;
+    readonly cpu: Cpu;
+    /** PostgreSQL's statements, with --statements. */
+    readonly statements?: readonly StatementFigure[];
   }>;
   readonly peakRss: number;
 }
@@ -48,8 +63,9 @@ export function report(
         'target',
         'non-2xx',
         'peak RSS MiB so far',
+        run.backend === 'PostgreSQL' ? 'CPU µs/req server + PostgreSQL' : 'CPU µs/req',
       ],
-      run.results.map(({ operation, measured, base, ratio, peakRss }) => [
+      run.results.map(({ operation, measured, base, ratio, peakRss, cpu }) => [
         operation.name,
         fmt(measured.requestsPerSecond),
         `${measured.p50.toFixed(2)} / ${measured.p99.toFixed(2)}`,
@@ -59,14 +75,40 @@ export function report(
         operation.target ? `≥ ${operation.target} ${ratio >= operation.target ? 'met' : 'MISSED'}` : 'report',
         String(measured.failures),
         peakRss.toFixed(0),
+        cpu.postgres === undefined ? cpu.server.toFixed(0) : `${cpu.server.toFixed(0)} + ${cpu.postgres.toFixed(0)}`,
       ]),
     );
+    reportStatements(run);
     console.log(
       `\nserver peak RSS: ${run.peakRss.toFixed(1)} MiB (target < 150 MiB: ${run.peakRss < 150 ? 'met' : 'MISSED'})`,
     );
   }
   if (unique(runs.map((run) => run.backend)).length > 1) comparePostgres(runs);
   if (scale) reportScale(runs);
+}
+
+/** With --statements: each operation's costliest statements on PostgreSQL, per request answered. */
+function reportStatements(run: Run): void {
+  const counted = run.results.filter((result) => result.statements !== undefined);
+  if (counted.length === 0) return;
+  console.log(
+    `\nPostgreSQL's statements per request answered (pg_stat_statements over the server's slices; execution time only,` +
+      ` without parsing, the protocol and the commit's flush), the ${STATEMENTS_SHOWN} costliest of each operation\n`,
+  );
+  table(
+    ['operation', 'calls/req', 'rows/call', 'exec µs/req', 'statement'],
+    counted.flatMap(({ operation, statements }) =>
+      statements!
+        .slice(0, STATEMENTS_SHOWN)
+        .map((statement, index) => [
+          index === 0 ? operation.name : '',
+          statement.callsPerRequest.toFixed(3),
+          statement.rowsPerCall.toFixed(1),
+          statement.execMicrosPerRequest.toFixed(1),
+          statement.query.length > STATEMENT_CHARS ? `${statement.query.slice(0, STATEMENT_CHARS)}…` : statement.query,
+        ]),
+    ),
+  );
 }
 
 /** Issue 18: PostgreSQL's ratio ÷ SQLite's for each operation and size, against its targets. */
