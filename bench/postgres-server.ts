@@ -41,17 +41,14 @@ const server = new EmbeddedPostgres({
   createPostgresUser: os.userInfo().uid === 0,
   // As the tests: lower() and the code-point order the same on every machine, whatever locales the OS has.
   initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
-  // Loopback TCP only; room for two servers' pools and the seeding.
-  // With `statements`, pg_stat_statements counts each statement's calls and time (bench/statements.ts).
-  postgresFlags: [
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'unix_socket_directories=',
-    '-c',
-    'max_connections=100',
-    ...(statements === 'statements' ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : []),
-  ],
+  // Loopback TCP only; room for two servers' pools and the seeding. With `statements`, pg_stat_statements counts each
+  // statement's calls and time (bench/statements.ts).
+  postgresFlags: Object.entries({
+    listen_addresses: '127.0.0.1',
+    unix_socket_directories: '',
+    max_connections: '100',
+    ...(statements === 'statements' ? { shared_preload_libraries: 'pg_stat_statements' } : {}),
+  }).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   onLog: (message) => log.push(String(message)),
   onError: (error) => log.push(String(error)),
 });
