@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { errorExamples } from '../src/error-examples.js';
 import { catalogue, catalogueEntries, type CatalogueEntry, type ErrorName } from '../src/errors.js';
 
 export const ERROR_DOC_PATH = fileURLToPath(new URL('../docs/errors.md', import.meta.url));
@@ -127,9 +128,27 @@ function areaSections(entries: readonly Entry[]): string[] {
       '',
       entry.explanation,
       '',
+      exampleLine(entry),
+      '',
     );
   }
   return lines;
+}
+
+/** The page's example in one line: the request (and its situation) and the message it answers with. */
+export function exampleLine(entry: Entry): string {
+  const example = errorExamples[entry.name];
+  const shown = (text: string): string =>
+    text
+      .replaceAll('{dog}', '<id>')
+      .replaceAll('{etag}', '<etag>')
+      .replaceAll('{token}', '<token>')
+      .replaceAll('{requestId}', '<request id>');
+  const request = example.request.length > 80 ? `${example.request.slice(0, 77)}...` : example.request;
+  const situation = example.situation ? `${example.situation} ` : '';
+  // In markdown's text a < would open an HTML tag.
+  const message = shown(example.message).replaceAll('<', '&lt;');
+  return `${situation}Example: \`${shown(request)}\`${example.raw === undefined ? '' : ' (as raw bytes)'} answers "${message}"`;
 }
 
 function headingOf(entry: Entry): string {

@@ -1,12 +1,20 @@
 // The portal's error pages: /errors lists the catalogue, /errors/<code> explains one code (the more_info links).
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { errorExamples } from '../error-examples.js';
 import { catalogueEntries, entryByCode } from '../errors.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
+import { exampleSection } from './error-example-html.js';
 import { escapeHtml, page } from './html.js';
 import { frameOf, sendPage } from './portal-context.js';
 
 /** `prefix` is the portal's path, for links; routes are relative to the portal surface. */
-export function registerErrorPages(app: FastifyInstance, prefix: string, wrongMethod: WrongMethodAnswer): void {
+export function registerErrorPages(
+  app: FastifyInstance,
+  config: Config,
+  prefix: string,
+  wrongMethod: WrongMethodAnswer,
+): void {
   const index = `<h1>Error codes</h1>
 <p>Every error of the API carries an integer <code>code</code> from this list, a plain-language <code>message</code>
 and a <code>more_info</code> link to one of these pages. Codes never change meaning, and a retired code is never reused.</p>
@@ -55,6 +63,7 @@ ${catalogueEntries()
 <p>HTTP status: <strong>${entry.status}</strong> (or 200 with <code>response_code</code> "${entry.status}" when <code>suppress_response_codes=true</code>).</p>
 <p>${escapeHtml(entry.explanation)}</p>
 <p>${entry.retryable ? 'The same request may succeed if you retry it later.' : 'Retrying the same request gives the same error: change the request as the message says.'}</p>
+${exampleSection(entry, errorExamples[entry.name], config)}
 <p><a href="${prefix}/errors">All error codes</a></p>`,
         ),
       );

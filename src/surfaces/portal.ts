@@ -52,7 +52,7 @@ export async function portalSurface(
   const wrongMethod = wrongMethodPage(portalPrefix);
   registerAssets(portal, portalPrefix, wrongMethod);
   registerHomePage(portal, config, portalPrefix, wrongMethod);
-  registerErrorPages(portal, portalPrefix, wrongMethod);
+  registerErrorPages(portal, config, portalPrefix, wrongMethod);
   registerOpenApiRoutes(portal, config);
   registerReferencePage(portal, config, portalPrefix, wrongMethod);
   registerVersionsPage(portal, config, portalPrefix, wrongMethod);

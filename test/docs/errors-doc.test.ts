@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { catalogueEntries } from '../../src/errors.js';
-import { ERROR_DOC_PATH, REGENERATE_COMMAND, renderErrorDoc } from '../../scripts/gen-error-docs.js';
+import { ERROR_DOC_PATH, REGENERATE_COMMAND, exampleLine, renderErrorDoc } from '../../scripts/gen-error-docs.js';
 
 test('docs/errors.md is what the generator makes of the catalogue now', () => {
   const committed = fs.existsSync(ERROR_DOC_PATH) ? fs.readFileSync(ERROR_DOC_PATH, 'utf8') : '';
@@ -18,6 +18,7 @@ test('the generated document has a table row and a section for every code', () =
     assert.match(doc, new RegExp(`^\\| \\[${entry.code}\\]\\(#${entry.code}-[^)]+\\) \\| ${entry.status} \\| \`${entry.name}\` \\|`, 'm'), `row of ${entry.code}`);
     assert.ok(doc.includes(`\n### ${entry.code} ${entry.title}\n`), `section of ${entry.code}`);
     assert.ok(doc.includes(entry.explanation), `explanation of ${entry.code}`);
+    assert.ok(doc.includes(`\n${exampleLine(entry)}\n`), `example of ${entry.code}`);
   }
 });
 

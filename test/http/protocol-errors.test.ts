@@ -1,40 +1,10 @@
 // Node's own protocol errors, over a real listening server and raw sockets: each is a 400 in the catalogue's shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
+import type net from 'node:net';
 import { entryByCode } from '../../src/errors.js';
 import { build, createDog } from '../helper.js';
-
-interface RawAnswer {
-  statusLine: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Writes the bytes as they are and reads until the server closes the connection. */
-function sendRaw(port: number, bytes: string | Buffer): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(new Error('the server did not close the connection')), 5000);
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
-      const headers = Object.fromEntries(
-        lines.map((line) => {
-          const colon = line.indexOf(':');
-          return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
-        }),
-      );
-      resolve({ statusLine, headers, body: text.slice(split + 4) });
-    });
-    socket.write(bytes);
-  });
-}
+import { sendRaw } from './raw-socket.js';
 
 const HOST = 'Host: api.test\r\n';
 const cases: Array<{ name: string; request: string | Buffer; code: number; requestId?: string; says?: RegExp }> = [
