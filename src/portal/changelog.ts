@@ -1,7 +1,10 @@
-// The changelog of {portal}/versions (SPEC §12): the releases, newest first, as typed data rendered by the page.
+// The changelog at {portal}/changelog (SPEC §12): the releases, newest first, as typed data rendered by the page.
 // Typed data rather than a CHANGELOG.md: the compiler checks it, the page escapes it like any other text, and the
 // service (run from dist/) needs neither a Markdown renderer nor a file beside the build. Entries follow `git log`.
-import { escapeHtml } from './html.js';
+import type { FastifyInstance } from 'fastify';
+import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
+import { escapeHtml, page } from './html.js';
+import { frameOf, sendPage } from './portal-context.js';
 
 interface Release {
   /** The day the release reached main, YYYY-MM-DD (UTC). */
@@ -12,6 +15,19 @@ interface Release {
 
 /** Newest first. Each change is what a client or an operator sees; plain text (escaped when rendered). */
 export const RELEASES: readonly Release[] = [
+  {
+    date: '2026-11-29',
+    title: 'Searches at any depth, errors by example',
+    changes: [
+      'A ranked search (q, or /search) serves every page, however deep: offsets past the first 1,000 results no ' +
+        'longer answer 400, and the next link of a page names the next page that exists.',
+      'Each error code’s page shows an example: a request that gets the error and the answer it gets.',
+      'A repeated access_token, method or suppress_response_codes is a 400 (code 2009) that names it.',
+      'A refresh that asks for a narrower scope keeps the refresh token’s own scope (RFC 6749 §6).',
+      'A body with a Content-Encoding, or a +json media type, is refused with a message that says so (code 3002).',
+      'The changelog has a page of its own.',
+    ],
+  },
   {
     date: '2026-11-25',
     title: 'The developer portal',
@@ -48,10 +64,10 @@ export const RELEASES: readonly Release[] = [
   },
   {
     date: '2026-11-25',
-    title: 'One house',
+    title: 'One definition per resource',
     changes: [
-      'One plugin per surface (API, portal, OAuth, infrastructure), and each resource’s definition the one source ' +
-        'of its schema, its checks and its OpenAPI description.',
+      'Each resource’s definition is the one source of its validation and its OpenAPI description, so the ' +
+        'reference and the service agree on every field and limit.',
       'A create with an Idempotency-Key commits its answer with the item: a crash can no longer leave the key in ' +
         'progress. Both backends follow one write plan and one idempotency rule.',
       'The token, revoke and introspect endpoints authenticate a client one way and answer RFC 6749’s errors.',
@@ -72,18 +88,29 @@ export const RELEASES: readonly Release[] = [
   },
 ];
 
-/** The changelog section of the versions page. */
-export function changelogHtml(): string {
+/** The releases, newest first. */
+function changelogBody(prefix: string): string {
   const releases = RELEASES.map(
     (release) => `<section class="release">
-<h3>${escapeHtml(release.title)} <time datetime="${release.date}">${release.date}</time></h3>
+<h2>${escapeHtml(release.title)} <time datetime="${release.date}">${release.date}</time></h2>
 <ul>
 ${release.changes.map((change) => `<li>${escapeHtml(change)}</li>`).join('\n')}
 </ul>
 </section>`,
   ).join('\n');
-  return `<h2 id="changelog">Changelog</h2>
+  return `<h1>Changelog</h1>
 <p>What changed in each release, newest first. Releases are named for what they brought and dated by the day they
-shipped; both API versions get every release (additions come to v1 and v2 alike).</p>
+shipped; both API versions get every release (additions come to v1 and v2 alike). What v1 and v2 differ in, and
+when v1 retires: <a href="${prefix}/versions">API versions</a>.</p>
 ${releases}`;
+}
+
+export function registerChangelogPage(app: FastifyInstance, prefix: string, wrongMethod: WrongMethodAnswer): void {
+  const body = changelogBody(prefix);
+  routeEveryMethod(app, {
+    method: ['GET'],
+    url: '/changelog',
+    wrongMethod,
+    handler: async (request, reply) => sendPage(reply, page(frameOf(request, prefix), 'Changelog', body)),
+  });
 }

@@ -54,7 +54,7 @@ and answers. The OpenAPI 3.1 documents: <a href="${prefix}/openapi/v2.json">v2</
 <div class="card"><h3><a href="${prefix}/errors">Error codes</a></h3><p>What each <code>code</code> in an error
 answer means and how to fix the request.</p></div>
 <div class="card"><h3><a href="${prefix}/versions">Versions</a></h3><p>What v1 and v2 differ in, the deprecation
-and sunset dates, and <a href="${prefix}/versions#changelog">the changelog</a>.</p></div>
+and sunset dates, and <a href="${prefix}/changelog">the changelog</a>.</p></div>
 <div class="card"><h3><a href="${prefix}/dashboard">Dashboard</a></h3><p>Your apps and their client ids, once
 logged in; from each app, its <a href="${prefix}/dashboard">request log and usage</a>.</p></div>
 </div>`;

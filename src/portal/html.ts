@@ -52,7 +52,7 @@ ${body}
 </main>
 <footer class="site-footer"><div class="bar">
 <span>Dog Registry API · developer portal</span>
-<span><a href="${prefix}/errors">Error codes</a> · <a href="${prefix}/versions">Versions</a> · <a href="${prefix}/openapi/v2.json">OpenAPI v2</a></span>
+<span><a href="${prefix}/errors">Error codes</a> · <a href="${prefix}/versions">Versions</a> · <a href="${prefix}/changelog">Changelog</a> · <a href="${prefix}/openapi/v2.json">OpenAPI v2</a></span>
 </div></footer>
 </body>
 </html>

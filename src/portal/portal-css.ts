@@ -181,7 +181,7 @@ td form[action$="/apps/delete"] button[type=submit]:not(.link) { color: var(--da
 td form[action$="/apps/delete"] button[type=submit]:not(.link):hover { background: var(--danger-wash); }
 .consent h1 { font-size: 1.5rem; }
 .alert, .notice { overflow-wrap: anywhere; }
-.release h3 { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem; }
+.release h2 { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem; }
 .release time { font-size: .9rem; font-weight: 400; color: var(--muted); }
 @media (max-width: 40rem) {
   /* On a phone the apps table is a list of cards, each value under its column's name (actions in view, no scroll). */

@@ -1,11 +1,10 @@
-// The portal's versions page at {portal}/versions: v1 and v2, the version policy, v1's sunset when one is set, and the
-// changelog (changelog.ts).
+// The portal's versions page at {portal}/versions: v1 and v2, the version policy, v1's sunset when one is set; the
+// changelog is a page of its own (changelog.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { deprecationHeaders } from '../http/deprecation.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { CURRENT_VERSION } from '../http/versions.js';
-import { changelogHtml } from './changelog.js';
 import { escapeHtml, page } from './html.js';
 import { frameOf, sendPage } from './portal-context.js';
 
@@ -39,7 +38,7 @@ Link: ${escapeHtml(headers.link)}</pre>
 <code>Sunset</code> and a <code>Link</code> with <code>rel="deprecation"</code> to this page, at least six months ahead.</p>`;
   return `<h1>API versions</h1>
 <p>The version is the first segment of every API path: <code>${base}/v${CURRENT_VERSION}/dogs</code>. It never comes from a header,
-because a version changes how a client handles the answers. What changed in each release: <a href="#changelog">the
+because a version changes how a client handles the answers. What changed in each release: <a href="${prefix}/changelog">the
 changelog</a>.</p>
 <div class="table-wrap"><table><thead><tr><th scope="col">version</th><th scope="col">status</th><th scope="col">a creation (POST, or <code>method=post</code>) answers</th></tr></thead><tbody>
 <tr><td><code>v${CURRENT_VERSION}</code></td><td>current</td><td><code>201 Created</code>, with the new item's absolute URL in <code>Location</code></td></tr>
@@ -67,6 +66,5 @@ expected <code>200</code> on creation. Nothing else changes.</li>
 <li>Test against v${CURRENT_VERSION}, ship, and retire your v1 calls before the sunset date.</li>
 </ol>
 <p>Reference: <a href="${prefix}/openapi/v${CURRENT_VERSION}.json">OpenAPI document of v${CURRENT_VERSION}</a>,
-<a href="${prefix}/openapi/v1.json">of v1</a> (its operations are marked deprecated); <a href="${prefix}/errors">error codes</a>.</p>
-${changelogHtml()}`;
+<a href="${prefix}/openapi/v1.json">of v1</a> (its operations are marked deprecated); <a href="${prefix}/errors">error codes</a>.</p>`;
 }

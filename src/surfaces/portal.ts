@@ -10,6 +10,7 @@ import type { RateLimiter } from '../http/rate-limit.js';
 import type { RequestLogStore } from '../storage/request-log-store.js';
 import { registerAssets } from '../portal/assets.js';
 import { registerDashboard } from '../portal/dashboard.js';
+import { registerChangelogPage } from '../portal/changelog.js';
 import { registerErrorPages } from '../portal/error-pages.js';
 import { notFoundPage, wrongMethodPage } from '../portal/fallback-pages.js';
 import { registerHomePage } from '../portal/home-page.js';
@@ -56,6 +57,7 @@ export async function portalSurface(
   registerOpenApiRoutes(portal, config);
   registerReferencePage(portal, config, portalPrefix, wrongMethod);
   registerVersionsPage(portal, config, portalPrefix, wrongMethod);
+  registerChangelogPage(portal, portalPrefix, wrongMethod);
   registerSignup(portal, store, config.publicUrl, openLimiter, wrongMethod, portalPrefix);
   registerLogin(portal, { store: sessionStore, sessions, prefix: portalPrefix, wrongMethod });
   registerDashboard(portal, { sessions: sessionStore, grants }, portalPrefix, wrongMethod);

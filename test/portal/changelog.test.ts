@@ -1,18 +1,20 @@
-// The changelog on {portal}/versions (SPEC §12): every release, newest first, with its date and what changed.
+// The changelog at {portal}/changelog (SPEC §12): every release, newest first, with its date and what changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.js';
 import { RELEASES } from '../../src/portal/changelog.js';
 import { getPage } from './portal-helper.js';
 
-test('the versions page lists every release, newest first, each with its date and changes', async (t) => {
+test('the changelog page lists every release, newest first, each with its date and changes', async (t) => {
   const api = await build(t);
-  const page = await getPage(api, '/portal/versions');
+  const versions = await getPage(api, '/portal/versions');
+  assert.match(versions.body, /<a href="\/portal\/changelog">the\nchangelog<\/a>/);
+  const page = await getPage(api, '/portal/changelog');
   assert.equal(page.statusCode, 200);
-  assert.match(page.body, /<a href="#changelog">the\nchangelog<\/a>/);
-  const changelog = page.body.slice(page.body.indexOf('<h2 id="changelog">Changelog</h2>'));
-  assert.ok(changelog.length > 0 && page.body.includes('<h2 id="changelog">'), 'the page has a changelog');
-  const shown = [...changelog.matchAll(/<h3>([^<]+) <time datetime="(\d{4}-\d{2}-\d{2})">\2<\/time><\/h3>/g)].map(
+  assert.match(page.body, /<title>Changelog · /);
+  const changelog = page.body.slice(page.body.indexOf('<h1>Changelog</h1>'));
+  assert.ok(page.body.includes('<h1>Changelog</h1>'), 'the page has a heading');
+  const shown = [...changelog.matchAll(/<h2>([^<]+) <time datetime="(\d{4}-\d{2}-\d{2})">\2<\/time><\/h2>/g)].map(
     (match) => ({ title: match[1], date: match[2] }),
   );
   assert.deepEqual(

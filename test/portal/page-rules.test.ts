@@ -123,6 +123,7 @@ test('a wrong method on any portal path answers a 400 page with Allow', async (t
     ['GET', '/portal/dashboard/apps/rotate', 'POST'],
     ['PATCH', '/portal/dashboard/apps/delete', 'POST'],
     ['POST', '/portal/versions', 'GET, HEAD'],
+    ['POST', '/portal/changelog', 'GET, HEAD'],
     ['DELETE', '/portal/signup', 'GET, HEAD, POST'],
     ['POST', '/portal/reference', 'GET, HEAD'],
     ['PUT', '/portal/errors/1002', 'GET, HEAD'],

@@ -17,9 +17,8 @@ test('the home quickstart uses the real {base} and {portal}: sign up, token, fir
   assert.match(home.body, /curl https:\/\/dogs.example.org\/v2\/adoptions/);
   assert.match(home.body, /<header class="site-header">[\s\S]*<nav aria-label="Portal">/);
   assert.match(home.body, /<footer class="site-footer">/);
-  // SPEC §12: links to every page: the changelog is a part of the versions page, the request log and usage per app
-  // are reached from the dashboard.
-  const pages = ['/dev/reference', '/dev/errors', '/dev/versions', '/dev/versions#changelog', '/dev/dashboard'];
+  // SPEC §12: links to every page; the request log and usage per app are reached from the dashboard.
+  const pages = ['/dev/reference', '/dev/errors', '/dev/versions', '/dev/changelog', '/dev/dashboard'];
   for (const link of [...pages, '/dev/openapi/v1.json', '/dev/openapi/v2.json', '/dev/login', '/dev/signup'])
     assert.ok(home.body.includes(`href="${link}"`), link);
 });

@@ -25,6 +25,7 @@ test('every kind of portal page carries the CSP, nosniff and Referrer-Policy', a
     ['one error', await getPage(api, '/portal/errors/1002'), 200],
     ['unknown error code', await getPage(api, '/portal/errors/99999'), 404],
     ['versions', await getPage(api, '/portal/versions'), 200],
+    ['changelog', await getPage(api, '/portal/changelog'), 200],
     ['signup form', await getPage(api, '/portal/signup'), 200],
     ['login form', await getPage(api, '/portal/login'), 200],
     ['dashboard', await getPage(api, '/portal/dashboard', cookie), 200],
