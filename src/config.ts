@@ -38,7 +38,11 @@ export const EnvSchema = Type.Object({
   ),
   DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'the folder of the embedded SQLite database' }),
   DATABASE_URL: Type.Optional(
-    Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL (unset means the embedded SQLite)' }),
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description:
+        'a postgres:// URL such as postgres://user:password@host:5432/database (unset means the embedded SQLite)',
+    }),
   ),
   PG_POOL_SIZE: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 1000, description: 'the connections of each node to PostgreSQL' }),
@@ -202,6 +206,8 @@ function validate(raw: Record<string, string>): Env {
       const value = parsed[name];
       if (value !== undefined && !URL.canParse(value)) faults.set(name, fault(name, value));
     }
+    if (parsed.DATABASE_URL !== undefined && !isDatabaseUrl(parsed.DATABASE_URL))
+      faults.set('DATABASE_URL', fault('DATABASE_URL', parsed.DATABASE_URL));
     if (!isHostName(parsed.HOST)) faults.set('HOST', fault('HOST', parsed.HOST));
     if (parsed.TRUST_PROXY !== undefined && !isProxyList(parsed.TRUST_PROXY))
       faults.set('TRUST_PROXY', fault('TRUST_PROXY', parsed.TRUST_PROXY));
@@ -221,9 +227,16 @@ function variables(): Variable[] {
 /** Variables whose value is a secret: a fault says how long it is, never what it is (start-up lines reach logs). */
 const SECRETS: ReadonlySet<Variable> = new Set(['METRICS_TOKEN']);
 
+/** A URL's password as the start-up line shows it: replaced, whatever else is wrong with the URL. */
+function maskedPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*:)[^@/?#]*@/i, '$1***@');
+}
+
 /** One sentence naming the variable, what it takes and what it got. */
 function fault(name: Variable, value: string): string {
-  const got = SECRETS.has(name) ? `a secret of ${[...value].length} characters (not shown)` : `"${value}"`;
+  const got = SECRETS.has(name)
+    ? `a secret of ${[...value].length} characters (not shown)`
+    : `"${name === 'DATABASE_URL' ? maskedPassword(value) : value}"`;
   return `${name} must be ${accepted(EnvSchema.properties[name])}, but it is ${got}.`;
 }
 
@@ -259,6 +272,18 @@ function isProxyList(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A URL the PostgreSQL driver can read: it parses, with a port up to 65535 and %-escapes that decode. */
+function isDatabaseUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  try {
+    for (const part of [url.username, url.password, url.hostname, url.pathname]) decodeURIComponent(part);
+  } catch {
+    return false;
+  }
+  return true;
 }
 
 /** `2026-02-30` matches the pattern but is no day of the calendar. */

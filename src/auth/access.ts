@@ -94,14 +94,19 @@ const INVALID_REQUEST = {
   'www-authenticate': `Bearer ${REALM}, error="invalid_request", error_description="Send the access token once, one way"`,
 };
 
+/** The token of an `Authorization: Bearer <token>` header (the scheme in any case, RFC 9110 §11.1), if it is one. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return header !== undefined && /^bearer /i.test(header) ? header.slice(7).trim() : undefined;
+}
+
 /**
  * RFC 6750 §2: the Authorization header, the access_token query parameter, or a form body field — one of them, once. A
  * repeated query parameter is 2009 like any other; a form body that gives the field twice sent the token twice.
  */
 function presentedToken(request: FastifyRequest): string | undefined {
   const found: string[] = [];
-  const header = request.headers.authorization;
-  if (header !== undefined && /^bearer /i.test(header)) found.push(header.slice(7).trim());
+  const header = bearerToken(request.headers.authorization);
+  if (header !== undefined) found.push(header);
   const query = single(request.query as QueryParams, 'access_token', false, INVALID_REQUEST);
   if (query !== undefined) found.push(query);
   if (isFormBody(request)) {

@@ -1,5 +1,6 @@
 // The infrastructure surface, outside the API: `/`, liveness, readiness (the database answers) and Prometheus metrics.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerToken } from '../auth/access.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../config.js';
@@ -47,7 +48,7 @@ export async function infraSurface(app: FastifyInstance, { config, storage }: In
 
   infraRoute(app, '/readyz', async (reply) => {
     try {
-      await storage.ping();
+      await withinReadyWait(storage.ping());
       return reply.send({ status: 'ready', database: storage.kind });
     } catch (error) {
       reply.request.log.error({ err: error }, 'readiness check failed: database unreachable');
@@ -83,8 +84,7 @@ function metricsAccess(token: string | undefined): (request: FastifyRequest) => 
   if (token === undefined) return () => {};
   const expected = createHash('sha256').update(token).digest();
   return (request) => {
-    const header = request.headers.authorization ?? '';
-    const sent = header.startsWith('Bearer ') ? header.slice(7) : '';
+    const sent = bearerToken(request.headers.authorization) ?? '';
     if (timingSafeEqual(createHash('sha256').update(sent).digest(), expected) && sent !== '') return;
     throw new ApiError(
       'metricsTokenInvalid',
@@ -107,4 +107,21 @@ function infraRoute(app: FastifyInstance, url: string, answer: (reply: FastifyRe
       return answer(reply);
     },
   });
+}
+
+/**
+ * How long /readyz waits for the database to answer: a probe with a timeout of a few seconds gets the 500 it can act
+ * on, not a timeout of its own, when PostgreSQL accepts connections and then says nothing.
+ */
+const READY_WAIT_MS = 2000;
+
+function withinReadyWait(ping: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the database did not answer within ${READY_WAIT_MS} ms`)),
+      READY_WAIT_MS,
+    );
+  });
+  return Promise.race([ping, late]).finally(() => clearTimeout(timer));
 }

@@ -147,6 +147,10 @@ const invalid: Array<{ env: Record<string, string>; variable: string; says: RegE
   { env: { PG_POOL_SIZE: '2.5' }, variable: 'PG_POOL_SIZE', says: /whole number/ },
   { env: { PG_POOL_SIZE: ' 8' }, variable: 'PG_POOL_SIZE', says: /whole number/ },
   { env: { DATABASE_URL: 'mysql://db.example.com/registry' }, variable: 'DATABASE_URL', says: /postgres:\/\// },
+  // What the driver could not read: it failed with "Invalid URL" or "URI malformed", naming no variable.
+  { env: { DATABASE_URL: 'postgres://db example.com/registry' }, variable: 'DATABASE_URL', says: /postgres:\/\// },
+  { env: { DATABASE_URL: 'postgres://db.example.com:99999/registry' }, variable: 'DATABASE_URL', says: /:5432/ },
+  { env: { DATABASE_URL: 'postgres://db.example.com/reg%zzistry' }, variable: 'DATABASE_URL', says: /postgres:\/\// },
   { env: { TRUST_PROXY: 'proxy.example.com' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
   { env: { TRUST_PROXY: '10.0.0.0/99' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
   { env: { TRUST_PROXY: '127.0.0.1,' }, variable: 'TRUST_PROXY', says: /IP addresses, CIDR ranges/ },
@@ -187,6 +191,20 @@ test('every bad variable is named in one message, so one restart fixes them all'
       return true;
     },
   );
+});
+
+test('a bad DATABASE_URL is named with its password masked (start-up lines reach logs)', () => {
+  for (const url of ['mysql://ann:s3cret@db.example.com/registry', 'postgres://ann:s3cret@db example.com/registry']) {
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: url }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.ok(error.message.includes(`"${url.replace('s3cret', '***')}"`), error.message);
+        assert.doesNotMatch(error.message, /s3cret/);
+        return true;
+      },
+    );
+  }
 });
 
 test('a bad METRICS_TOKEN is refused without its value in the message (start-up lines reach logs)', () => {

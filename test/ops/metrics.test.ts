@@ -42,14 +42,17 @@ test('with METRICS_TOKEN, /metrics needs it as a bearer token: missing or wrong 
     assert.match(body.message, /METRICS_TOKEN/, name);
     assert.doesNotMatch(response.body, /process_cpu|http_requests_total/, name);
   }
-  const right = await api.request({
-    url: '/metrics',
-    token: null,
-    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-  });
-  assert.equal(right.statusCode, 200);
-  assert.match(right.body, /^# HELP process_cpu_user_seconds_total /m);
-  assert.match(right.body, /^# TYPE http_request_duration_seconds histogram$/m);
+  // The scheme in any case, as the API takes it (RFC 9110 §11.1).
+  for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
+    const right = await api.request({
+      url: '/metrics',
+      token: null,
+      headers: { authorization: `${scheme} ${METRICS_TOKEN}` },
+    });
+    assert.equal(right.statusCode, 200, scheme);
+    assert.match(right.body, /^# HELP process_cpu_user_seconds_total /m);
+    assert.match(right.body, /^# TYPE http_request_duration_seconds histogram$/m);
+  }
 });
 
 test('METRICS_TOKEN must be 16 or more visible characters', async (t) => {

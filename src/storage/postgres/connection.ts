@@ -30,6 +30,16 @@ export interface Transaction extends Executor {
 
 /** How long close waits for running queries before it destroys the connections. */
 const CLOSE_WAIT_SECONDS = 2;
+/** How long a connection may take to open (TCP, TLS, authentication) before the attempt fails. */
+const CONNECT_SECONDS = 5;
+/**
+ * The wait (s) before the next attempt to connect after `failures` failed ones in a row: from 0.1 s, doubling, at most
+ * 1 s, with jitter. The driver's own backoff grows to 20 s and only falls back once a connection opens, so after an
+ * outage of a few seconds a request waited for its connection up to 25 s, long after PostgreSQL was back.
+ */
+function reconnectDelay(failures: number): number {
+  return Math.min(0.1 * 2 ** Math.max(0, failures - 1), 1) * (0.75 + Math.random() / 4);
+}
 /** Deadlock and serialization failures: PostgreSQL rolled the transaction back, and running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
@@ -196,7 +206,8 @@ export class Connection implements Executor {
     this.namedStatements = namedStatements;
     const options = {
       max: poolSize,
-      connect_timeout: 10,
+      connect_timeout: CONNECT_SECONDS,
+      backoff: reconnectDelay,
       idle_timeout: 30,
       // Migrations' IF NOT EXISTS notices are not the service's to print.
       onnotice: () => {},
