@@ -1,5 +1,6 @@
 // The dashboard's "create an app" form: its fields read and checked (a clear message, the form keeps what was typed).
 import type { ClientType } from '../auth/auth-store.js';
+import { xmlTextProblem } from '../query/xml-text.js';
 import { escapeHtml } from './html.js';
 
 const SCOPES = ['read', 'write'] as const;
@@ -21,7 +22,24 @@ export interface NewApp {
   readonly type: ClientType;
 }
 
-export const EMPTY_APP: TypedApp = { name: '', redirectUris: '', scopes: ['read'], type: 'confidential' };
+/** A new app gets both scopes unless it asks for less (SPEC §7). */
+export const EMPTY_APP: TypedApp = { name: '', redirectUris: '', scopes: ['read', 'write'], type: 'confidential' };
+
+/** Characters that turn the direction of the text around them: in a name they could make it read as another one. */
+const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * What keeps a text from being an app's name, as the consent page shows it to the accounts it asks (`where` names the
+ * field): a character XML cannot carry, or one that turns the text's direction around.
+ */
+export function appNameProblem(name: string, where: string): string | undefined {
+  const xml = xmlTextProblem(name, where);
+  if (xml !== undefined) return xml;
+  const turn = DIRECTION_CONTROLS.exec(name);
+  if (turn === null) return undefined;
+  const code = turn[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `${where} contains U+${code}, a character that changes the direction of the text around it: it could make the name read as another app's. Remove it.`;
+}
 
 export function typedApp(body: Record<string, unknown>): TypedApp {
   const text = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -38,6 +56,10 @@ export function checkApp(typed: TypedApp): NewApp | string {
   const name = typed.name.trim();
   if (name === '') return 'Give the app a name.';
   if ([...name].length > MAX_NAME) return `The name holds at most ${MAX_NAME} characters.`;
+  const nameProblem = appNameProblem(name, 'The name');
+  if (nameProblem !== undefined) return nameProblem;
+  const urisProblem = xmlTextProblem(typed.redirectUris, 'The redirect URIs');
+  if (urisProblem !== undefined) return urisProblem;
   if (typed.type !== 'confidential' && typed.type !== 'public') return 'Choose the type: confidential or public.';
   if (typed.scopes.length === 0) return 'Choose at least one scope: read, write or both.';
   const unknown = typed.scopes.find((scope) => !(SCOPES as readonly string[]).includes(scope));

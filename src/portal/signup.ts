@@ -10,6 +10,7 @@ import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-me
 import { serialize } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
 import { checkXmlText } from '../query/xml-text.js';
+import { appNameProblem } from './app-form.js';
 import { newId } from '../storage/ids.js';
 import { escapeHtml, page, type Frame } from './html.js';
 import { frameOf, sendPage } from './portal-context.js';
@@ -106,6 +107,8 @@ function readSignup(body: Record<string, unknown>): { email: string; password: s
   const appName = text('appName');
   if ([...appName].length > 100)
     throw new ApiError('fieldTooLong', 'The field "appName" holds at most 100 characters.');
+  const nameProblem = appNameProblem(appName, 'The field "appName"');
+  if (nameProblem !== undefined) throw new ApiError('fieldInvalid', nameProblem);
   return { email, password, appName };
 }
 

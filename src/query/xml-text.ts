@@ -9,16 +9,21 @@ const XML_FORBIDDEN =
   // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's whole job
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** What is wrong with text XML 1.0 cannot carry, naming where it came from; undefined when XML can carry it. */
+export function xmlTextProblem(text: string, where: string): string | undefined {
+  const found = XML_FORBIDDEN.exec(text);
+  if (found === null) return undefined;
+  return (
+    `${where} contains the character ${codePoint(found[0])} at position ${found.index + 1}, which XML cannot ` +
+    'carry. Remove it: control characters other than tab, line feed and carriage return, U+FFFE, U+FFFF and ' +
+    'unpaired surrogates are refused.'
+  );
+}
+
 /** Refuses text XML 1.0 cannot carry, naming where it came from (`the query parameter "q"`, `the field "name"`). */
 export function checkXmlText(text: string, where: string): void {
-  const found = XML_FORBIDDEN.exec(text);
-  if (found === null) return;
-  throw new ApiError(
-    'characterNotAllowed',
-    `${where} contains the character ${codePoint(found[0])} at position ${found.index + 1}, which XML cannot ` +
-      'carry. Remove it: control characters other than tab, line feed and carriage return, U+FFFE, U+FFFF and ' +
-      'unpaired surrogates are refused.',
-  );
+  const problem = xmlTextProblem(text, where);
+  if (problem !== undefined) throw new ApiError('characterNotAllowed', problem);
 }
 
 const XML_FORBIDDEN_ALL = new RegExp(XML_FORBIDDEN.source, 'g');

@@ -67,6 +67,9 @@ test('sign-up errors are 400s in the API error shape', async (t) => {
     [{ ...SIGNUP, email: 'not-an-address' }, 3007],
     [{ email: 'x@example.com', password: 'a long passphrase' }, 3004],
     [{ ...SIGNUP, email: 'y@example.com', admin: true }, 3003],
+    [{ ...SIGNUP, email: 'z@example.com', appName: 'nul\u0000' }, 2010],
+    // A name that could read as another app's on the consent page.
+    [{ ...SIGNUP, email: 'w@example.com', appName: 'Shelter \u202eppa' }, 3006],
   ];
   for (const [body, code] of cases) {
     const response = await api.request({

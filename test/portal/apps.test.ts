@@ -65,6 +65,11 @@ test('a wrong field answers the dashboard with a clear message and keeps what wa
     [{ scopes: 'admin' }, /&quot;admin&quot; is not a scope/],
     [{ type: 'public', redirect_uris: '' }, /give at least one redirect URI/],
     [{ type: 'other' }, /Choose the type/],
+    // SPEC §13, as sign-up refuses it; and a name that could read as another app's on the consent page.
+    [{ name: 'nul\u0000x' }, /The name contains the character U\+0000 at position 4, which XML cannot carry/],
+    [{ name: 'x\uffff' }, /The name contains the character U\+FFFF/],
+    [{ redirect_uris: 'https://app.example/\u0001' }, /The redirect URIs contain|The redirect URIs contains/],
+    [{ name: 'Kennel \u202eppa' }, /The name contains U\+202E, a character that changes the direction of the text/],
   ];
   for (const [fields, message] of cases) {
     const answer = await postForm(api, 'apps', cookie, { ...CONFIDENTIAL, name: 'Keep <me>', ...fields });
@@ -72,6 +77,7 @@ test('a wrong field answers the dashboard with a clear message and keeps what wa
     assert.match(answer.body, message);
     assert.match(answer.body, /role="alert"/);
     if (fields.name === undefined) assert.match(answer.body, /value="Keep &lt;me&gt;"/);
+    assert.doesNotMatch(answer.body, /\u0000|\u0001|\uffff/, 'the page never carries what XML cannot');
   }
   const dashboard = await getPage(api, '/portal/dashboard', cookie);
   assert.equal((dashboard.body.match(/<tr><td>/g) ?? []).length, 1, 'only the sign-up app: nothing was created');
@@ -135,4 +141,13 @@ test("another account's app cannot be rotated or deleted, and a form without the
   assert.ok(await api.storage.auth.findClient(clientId), 'the app is still there');
   const anonymous = await api.app.inject({ method: 'POST', url: '/portal/dashboard/apps/delete', payload: '' });
   assert.equal(anonymous.statusCode, 303);
+});
+
+test('the create form offers both scopes, checked, as a client gets both unless it asks for less', async (t) => {
+  const api = await build(t);
+  await signUp(api, 'ann@example.com');
+  const cookie = await logIn(api, 'ann@example.com');
+  const dashboard = await getPage(api, '/portal/dashboard', cookie);
+  assert.match(dashboard.body, /<input type="checkbox" name="scopes" value="read" checked>/);
+  assert.match(dashboard.body, /<input type="checkbox" name="scopes" value="write" checked>/);
 });
