@@ -77,7 +77,8 @@ test('a wrong field answers the dashboard with a clear message and keeps what wa
     assert.match(answer.body, message);
     assert.match(answer.body, /role="alert"/);
     if (fields.name === undefined) assert.match(answer.body, /value="Keep &lt;me&gt;"/);
-    assert.doesNotMatch(answer.body, /\u0000|\u0001|\uffff/, 'the page never carries what XML cannot');
+    for (const char of ['\u0000', '\u0001', '\uffff'])
+      assert.ok(!answer.body.includes(char), 'the page never carries what XML cannot');
   }
   const dashboard = await getPage(api, '/portal/dashboard', cookie);
   assert.equal((dashboard.body.match(/<tr><td>/g) ?? []).length, 1, 'only the sign-up app: nothing was created');
