@@ -21,6 +21,8 @@ export interface Frame {
   /** The portal's path, no trailing slash: '' when the portal has a host of its own. */
   readonly prefix: string;
   readonly session?: { readonly email: string; readonly csrfToken: string };
+  /** The page's own path and query: where logging out comes back to, when it is a page without a session. */
+  readonly here?: string;
 }
 
 /** The portal home's path: the prefix, or `/` when the portal has a host of its own. */
@@ -59,10 +61,10 @@ ${body}
 `;
 }
 
-function navigation({ prefix, session }: Frame): string {
+function navigation({ prefix, session, here }: Frame): string {
   const links = `<a href="${homeOf(prefix)}">Home</a><a href="${prefix}/reference">Reference</a><a href="${prefix}/errors">Errors</a><a href="${prefix}/versions">Versions</a>`;
   if (!session)
     return `${links}<a href="${prefix}/login">Log in</a><a class="button" href="${prefix}/signup">Sign up</a>`;
   return `${links}<a href="${prefix}/dashboard">Dashboard</a><form method="post" action="${prefix}/logout" class="inline">
-<input type="hidden" name="csrf" value="${escapeHtml(session.csrfToken)}"><button type="submit" class="link" title="Log out ${escapeHtml(session.email)}">Log out</button></form>`;
+<input type="hidden" name="csrf" value="${escapeHtml(session.csrfToken)}">${here === undefined ? '' : `<input type="hidden" name="next" value="${escapeHtml(here)}">`}<button type="submit" class="link" title="Log out ${escapeHtml(session.email)}">Log out</button></form>`;
 }

@@ -63,7 +63,10 @@ function loginHandler({ store, sessions, prefix }: LoginOptions, throttle: Login
   };
 }
 
-/** Logout is a POST with the CSRF token: a link or an image on another site cannot end a session. */
+/**
+ * Logout is a POST with the CSRF token: a link or an image on another site cannot end a session. It comes back to the
+ * page it was sent from (SPEC §8), unless that page needs a session (the dashboard and its pages): then home.
+ */
 function registerLogout(app: FastifyInstance, { sessions, prefix, wrongMethod }: LoginOptions): void {
   routeEveryMethod(app, {
     url: '/logout',
@@ -76,7 +79,9 @@ function registerLogout(app: FastifyInstance, { sessions, prefix, wrongMethod }:
       if (!session) return reply.redirect(homeOf(prefix), 303);
       if (!csrfValid(session, readBody(request)?.csrf)) return csrfRefusedPage(request, reply, prefix);
       await sessions.end(reply, session);
-      return reply.redirect(homeOf(prefix), 303);
+      const next = safeNext(readBody(request)?.next, prefix);
+      const needsSession = next !== undefined && /^\/dashboard(?:[/?#]|$)/.test(next.slice(prefix.length));
+      return reply.redirect(next !== undefined && !needsSession ? next : homeOf(prefix), 303);
     },
   });
 }

@@ -30,7 +30,9 @@ export function sessionOf(request: FastifyRequest): ActiveSession | undefined {
 /** The frame of a page for this request: the header offers Log in, or Dashboard and Log out (with its CSRF token). */
 export function frameOf(request: FastifyRequest, prefix: string): Frame {
   const session = sessionOf(request);
-  return session ? { prefix, session: { email: session.email, csrfToken: csrfTokenOf(session) } } : { prefix };
+  return session
+    ? { prefix, session: { email: session.email, csrfToken: csrfTokenOf(session) }, here: request.url }
+    : { prefix };
 }
 
 export function sendPage(reply: FastifyReply, html: string, status = 200): FastifyReply {

@@ -150,6 +150,43 @@ test('logout with the CSRF token ends the session on the server and goes home (3
   assert.equal(twice.headers['set-cookie'], undefined);
 });
 
+test('logout comes back to the page it was sent from, unless that page needs a session (SPEC §8)', async (t) => {
+  const api = await build(t);
+  await signUp(api, EMAIL);
+  const cases: Array<[string, string]> = [
+    ['/portal/errors/2001', '/portal/errors/2001'],
+    ['/portal/reference/v1', '/portal/reference/v1'],
+    ['/portal/dashboard', '/portal'],
+  ];
+  for (const [from, to] of cases) {
+    const cookie = await logIn(api, EMAIL);
+    const page = await getPage(api, from, cookie);
+    // The header's logout form carries the page's own path.
+    const next = /<input type="hidden" name="next" value="([^"]*)"><button type="submit" class="link"/.exec(
+      page.body,
+    )?.[1];
+    assert.equal(next, from);
+    const response = await api.app.inject({
+      method: 'POST',
+      url: '/portal/logout',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `csrf=${encodeURIComponent(csrfOf(page.body))}&next=${encodeURIComponent(next!)}`,
+    });
+    assert.equal(response.statusCode, 303);
+    assert.equal(response.headers.location, to, from);
+  }
+  // Never to another host, whatever the form says.
+  const cookie = await logIn(api, EMAIL);
+  const page = await getPage(api, '/portal/errors', cookie);
+  const away = await api.app.inject({
+    method: 'POST',
+    url: '/portal/logout',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `csrf=${encodeURIComponent(csrfOf(page.body))}&next=${encodeURIComponent('//evil.example/')}`,
+  });
+  assert.equal(away.headers.location, '/portal');
+});
+
 test('a logout without the CSRF token, or with a wrong one, answers 403 and ends nothing', async (t) => {
   const api = await build(t);
   await signUp(api, EMAIL);
