@@ -17,7 +17,7 @@ import {
   type PageSession,
 } from './authorize-pages.js';
 import type { GrantStore } from './grant-store.js';
-import { rfcText } from './oauth-errors.js';
+import { libraryDescription, rfcText } from './oauth-errors.js';
 import { modelClientOf, validateScope } from './oauth-server.js';
 import { randomSecret, secretHash } from './secrets.js';
 import { loginLocation, type SessionAccount, type SessionReader } from './session-reader.js';
@@ -209,7 +209,7 @@ async function saveCode(options: AuthorizeOptions, code: SavedCode, client: Clie
 function errorLocation(redirectUri: string, error: OAuth2Server.OAuthError, state: string | undefined): string {
   const url = new URL(redirectUri);
   url.searchParams.set('error', error.name);
-  url.searchParams.set('error_description', rfcText(error.message));
+  url.searchParams.set('error_description', rfcText(libraryDescription(error.name, error.message)));
   if (state !== undefined) url.searchParams.set('state', state);
   return url.toString();
 }

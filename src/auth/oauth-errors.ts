@@ -91,8 +91,38 @@ export type OAuthFailure =
   | ServerError;
 
 /**
+ * The library's messages that are its own generic words ("Invalid grant: authorization code is invalid"), said as the
+ * service says things: what is wrong and what to do. Others (ours, passed through it) stay as they are.
+ */
+export function libraryDescription(name: string, message: string): string {
+  if (name === 'invalid_scope')
+    return message.includes('extra scopes')
+      ? // A refresh may narrow the consent's scopes, never widen them (RFC 6749 §6), whatever else the client holds.
+        'A scope asked for was not granted by the consent this refresh token comes from: ask for some of the ' +
+          "scopes it granted (the token answer's scope), or leave scope out to keep them all."
+      : 'A scope asked for is not one this client holds, or is malformed: ask for some of its scopes (read, ' +
+          'write), space-separated, or leave scope out to get them all.';
+  if (name === 'invalid_grant' && /authorization code/i.test(message))
+    return (
+      'The authorization code is unknown, expired (a code lives 60 s), already used, or was issued to another ' +
+      'client: send the user through /oauth2/authorize again for a new one.'
+    );
+  if (name === 'invalid_grant' && /refresh token/i.test(message))
+    return (
+      'The refresh token is unknown, expired, revoked, or already used (each use returns a new one, and the old ' +
+      'one is retired): use the newest refresh token, or send the user through /oauth2/authorize again.'
+    );
+  if (name === 'unauthorized_client')
+    return (
+      'This client may not use this grant_type: a public client (one without a secret) uses authorization_code ' +
+      'with PKCE and refresh_token; client_credentials needs a confidential client and its secret.'
+    );
+  return message;
+}
+
+/**
  * The library's errors that the token grant may raise, by their RFC name (the only source of some of the classes above,
- * for now).
+ * for now), with the words of libraryDescription.
  */
 const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailure>> = {
   // RFC 6749 §5.2: a redirect_uri that "does not match the redirection URI used in the authorization request" is
@@ -107,18 +137,10 @@ const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailur
   invalid_client: (description) => new InvalidClient(description, false),
   // The library's one invalid_grant that is a missing parameter (a code exchange without its code_verifier) never
   // reaches it: oauth-server.ts answers a missing one invalid_request before (RFC 6749 §5.2).
-  invalid_grant: (description) => new InvalidGrant(description),
-  unauthorized_client: (description) => new UnauthorizedClient(description),
+  invalid_grant: (description) => new InvalidGrant(libraryDescription('invalid_grant', description)),
+  unauthorized_client: (description) => new UnauthorizedClient(libraryDescription('unauthorized_client', description)),
   unsupported_grant_type: (description) => new UnsupportedGrantType(description),
-  // A refresh may narrow the consent's scopes, never widen them (RFC 6749 §6), whatever else the client holds.
-  invalid_scope: (description) =>
-    new InvalidScope(
-      description.includes('extra scopes')
-        ? 'A scope asked for was not granted by the consent this refresh token comes from: ask for some of the ' +
-            "scopes it granted (the token answer's scope), or leave scope out to keep them all."
-        : 'A scope asked for is not one this client holds, or is malformed: ask for some of its scopes (read, ' +
-            'write), space-separated, or leave scope out to get them all.',
-    ),
+  invalid_scope: (description) => new InvalidScope(libraryDescription('invalid_scope', description)),
 };
 
 /**
@@ -147,14 +169,28 @@ export function sendOAuthError(reply: FastifyReply, failure: OAuthFailure): Fast
   return sendOAuth(reply, failure.status, { error: failure.error, error_description: rfcText(failure.message) });
 }
 
+/** Typography of the service's own messages, in the ASCII an error_description is written in. */
+const ASCII_FOR: Readonly<Record<string, string>> = {
+  '§': 'section ',
+  '’': "'",
+  '‘': "'",
+  '“': "'",
+  '”': "'",
+  '–': '-',
+  '—': '-',
+  '…': '...',
+};
+
 /**
  * RFC 6749 §4.1.2.1 and §5.2: error_description is printable ASCII without `"` and `\`; a message that quotes input is
- * made so (the token endpoint's answers and the authorization endpoint's redirects alike).
+ * made so (the token endpoint's answers and the authorization endpoint's redirects alike). The service's own
+ * typography becomes its ASCII form (RFC 6749 §2.3.1 → RFC 6749 section 2.3.1); anything else outside ASCII, `?`.
  */
 export function rfcText(text: string): string {
   return /^[\x20\x21\x23-\x5B\x5D-\x7E]*$/.test(text)
     ? text
     : text
+        .replace(/§ ?|[’‘“”–—…]/g, (char) => ASCII_FOR[char.trimEnd()] ?? '?')
         .replace(/"/g, "'")
         .replace(/\\/g, '/')
         .replace(/[^\x20-\x7E]/g, '?');

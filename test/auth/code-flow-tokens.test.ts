@@ -91,6 +91,7 @@ test('a code used twice is refused, and every token issued from it is revoked', 
   const replay = await exchange(flow, code);
   assert.equal(replay.statusCode, 400);
   assert.equal(replay.json().error, 'invalid_grant');
+  assert.match(replay.json().error_description, /^The authorization code is unknown, expired .*already used/);
   // The verifier's cache keeps a verdict 4 s; past it, the revoked token is refused.
   flow.advance(4_100);
   assert.equal(await works(flow, first.access_token), false);
@@ -162,6 +163,7 @@ test('refresh rotates: a new refresh token each time, the old one retired; reusi
   const reuse = await refresh(flow, first.refresh_token);
   assert.equal(reuse.statusCode, 400);
   assert.equal(reuse.json().error, 'invalid_grant');
+  assert.match(reuse.json().error_description, /^The refresh token is unknown, expired, revoked, or already used/);
   flow.advance(4_100);
   for (const token of [first.access_token, rotated.access_token, third.access_token])
     assert.equal(await works(flow, token), false);
@@ -180,6 +182,10 @@ test('a public client exchanges with its client_id and no secret; client_credent
   const credentials = await tokenRequest(flow, { grant_type: 'client_credentials' });
   assert.equal(credentials.statusCode, 400);
   assert.equal(credentials.json().error, 'unauthorized_client');
+  assert.match(
+    credentials.json().error_description,
+    /a public client \(one without a secret\) uses authorization_code/,
+  );
   const unknown = await tokenRequest(flow, { grant_type: 'password' });
   assert.equal(unknown.json().error, 'unsupported_grant_type');
   const withSecret = await flow.api.request({

@@ -172,6 +172,7 @@ test('a scope the app was not given is invalid_scope; a redirect URI with a quer
   const location = new URL(answer.headers.location as string);
   assert.equal(location.searchParams.get('keep'), '1');
   assert.equal(location.searchParams.get('error'), 'invalid_scope');
+  assert.match(location.searchParams.get('error_description') ?? '', /^A scope asked for is not one this client holds/);
 });
 
 test('a wrong method on /oauth2/authorize is a 400 page with Allow', async (t) => {

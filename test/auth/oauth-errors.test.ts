@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import { build } from '../helper.js';
 import { assertOAuthError, basic, ENDPOINTS, needed, post } from './oauth-assert.js';
+import { rfcText } from '../../src/auth/oauth-errors.js';
 
 test('client authentication fails alike at all three endpoints: invalid_client, 401, a Basic challenge when Basic was tried', async (t) => {
   const api = await build(t);
@@ -178,4 +179,13 @@ test('one authentication at all three endpoints: Basic with form-encoded parts, 
       assert.equal(response.headers['cache-control'], 'no-store', `${url}, ${what}`);
     }
   }
+});
+
+test("error_description is ASCII: the service's typography in its ASCII form, anything else outside ASCII a ?", () => {
+  assert.equal(
+    rfcText('Send it once (RFC 6749 §2.3.1) — the “secret” isn’t sent… twice'),
+    "Send it once (RFC 6749 section 2.3.1) - the 'secret' isn't sent... twice",
+  );
+  assert.equal(rfcText('a "quoted" back\\slash and ñ'), "a 'quoted' back/slash and ?");
+  assert.equal(rfcText('plain text stays'), 'plain text stays');
 });
