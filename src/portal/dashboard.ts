@@ -60,29 +60,34 @@ function dashboardPage(
 secret get access tokens for this account's data.</p>
 <section aria-labelledby="apps-title">
 <h2 id="apps-title">Apps</h2>
-${apps.length === 0 ? '<p class="notice">This account has no apps.</p>' : appsTable(apps, prefix, csrf)}
+${apps.length === 0 ? '<p class="notice">This account has no apps.</p>' : appsList(apps, prefix, csrf)}
 </section>
 ${form}`,
   );
 }
 
-function appsTable(apps: readonly AccountApp[], prefix: string, csrf: string): string {
-  const rows = apps
-    .map(
-      (app) =>
-        `<tr><td>${escapeHtml(app.name)}</td><td><code>${escapeHtml(app.id)}</code></td><td>${app.type}</td>` +
-        `<td>${app.scopes.map(escapeHtml).join(', ')}</td>` +
-        `<td>${app.redirectUris.length === 0 ? '<span class="muted">none</span>' : app.redirectUris.map((uri) => `<code>${escapeHtml(uri)}</code>`).join('<br>')}</td>` +
-        `<td><time datetime="${escapeHtml(app.createdAt)}">${escapeHtml(app.createdAt.slice(0, 16).replace('T', ' '))} UTC</time></td>` +
-        `<td>${appLinks(app, prefix)}${appButtons(app, prefix, csrf)}</td></tr>`,
-    )
+/** One card per app: its name and type, then its facts in a list, then its pages and actions. */
+function appsList(apps: readonly AccountApp[], prefix: string, csrf: string): string {
+  const cards = apps
+    .map((app) => {
+      const uris =
+        app.redirectUris.length === 0
+          ? '<span class="muted">none</span>'
+          : app.redirectUris.map((uri) => `<code>${escapeHtml(uri)}</code>`).join('<br>');
+      const created = `<time datetime="${escapeHtml(app.createdAt)}">${escapeHtml(app.createdAt.slice(0, 16).replace('T', ' '))} UTC</time>`;
+      return `<li class="card app">
+<div class="app-head"><h3>${escapeHtml(app.name)}</h3><span class="badge">${app.type}</span></div>
+<dl class="app-facts">
+<div><dt>Client id</dt><dd><code class="client-id">${escapeHtml(app.id)}</code></dd></div>
+<div><dt>Scopes</dt><dd>${app.scopes.map(escapeHtml).join(', ')}</dd></div>
+<div><dt>Redirect URIs</dt><dd>${uris}</dd></div>
+<div><dt>Created</dt><dd>${created}</dd></div>
+</dl>
+<div class="app-actions">${appLinks(app, prefix)}${appButtons(app, prefix, csrf)}</div>
+</li>`;
+    })
     .join('\n');
-  return `<div class="table-wrap"><table>
-<thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Type</th><th scope="col">Scopes</th>
-<th scope="col">Redirect URIs</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
-<tbody>
-${rows}
-</tbody></table></div>`;
+  return `<ul class="apps">\n${cards}\n</ul>`;
 }
 
 /** The app's own pages: what its tokens asked (the request log) and how much (usage). */

@@ -173,30 +173,30 @@ details.numbers th[scope=row] { text-transform: none; letter-spacing: 0; font-si
 button[type=submit].secondary:not(.link) { background: var(--paper); color: var(--brand);
   box-shadow: inset 0 0 0 1px var(--brand); }
 button[type=submit].secondary:not(.link):hover { background: var(--ok-wash); color: var(--brand); }
-td form.inline button[type=submit]:not(.link) { font-size: .9rem; padding: .35rem .8rem; white-space: nowrap;
-  margin: 0 .25rem .35rem 0; background: var(--paper); color: var(--brand); box-shadow: inset 0 0 0 1px var(--brand); }
-td form.inline button[type=submit]:not(.link):hover { background: var(--ok-wash); }
-td form[action$="/apps/delete"] button[type=submit]:not(.link) { color: var(--danger);
+.app-actions form.inline button[type=submit]:not(.link) { font-size: .9rem; padding: .35rem .8rem; white-space: nowrap;
+  background: var(--paper); color: var(--brand); box-shadow: inset 0 0 0 1px var(--brand); }
+.app-actions form.inline button[type=submit]:not(.link):hover { background: var(--ok-wash); }
+.app-actions form[action$="/apps/delete"] button[type=submit]:not(.link) { color: var(--danger);
   box-shadow: inset 0 0 0 1px var(--danger); }
-td form[action$="/apps/delete"] button[type=submit]:not(.link):hover { background: var(--danger-wash); }
+.app-actions form[action$="/apps/delete"] button[type=submit]:not(.link):hover { background: var(--danger-wash); }
+.apps { list-style: none; padding: 0; margin: 0 0 1.25rem; }
+.app-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem; margin-bottom: .75rem; }
+.app-head h3 { margin: 0; overflow-wrap: anywhere; }
+.badge { font-size: .8rem; font-weight: 600; text-transform: uppercase; letter-spacing: .04em; color: var(--brand);
+  background: var(--ok-wash); border-radius: 999px; padding: .05rem .6rem; }
+.app-facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: .5rem 1.5rem;
+  margin: 0 0 1rem; }
+.app-facts dt { font-size: .8rem; font-weight: 600; text-transform: uppercase; letter-spacing: .04em;
+  color: var(--muted); }
+.app-facts dd { margin: 0; }
+code.client-id { white-space: nowrap; overflow-wrap: normal; }
+.app-actions { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; border-top: 1px solid var(--line);
+  padding-top: .75rem; }
+.app-actions .app-links { margin: 0; }
+.app-actions form.inline { display: inline-flex; gap: .5rem; }
+.lead strong { overflow-wrap: anywhere; }
 .consent h1 { font-size: 1.5rem; }
 .alert, .notice { overflow-wrap: anywhere; }
 .release h2 { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem; }
 .release time { font-size: .9rem; font-weight: 400; color: var(--muted); }
-@media (max-width: 40rem) {
-  /* On a phone the apps table is a list of cards, each value under its column's name (actions in view, no scroll). */
-  #apps-title + .table-wrap thead { position: absolute; left: -9999px; }
-  #apps-title + .table-wrap :is(table, tbody, tr, td) { display: block; }
-  #apps-title + .table-wrap tr { padding: .6rem 0; border-bottom: 1px solid var(--line); }
-  #apps-title + .table-wrap tr:last-child { border-bottom: 0; }
-  #apps-title + .table-wrap td { border: 0; padding: .15rem .8rem; }
-  #apps-title + .table-wrap td::before { display: block; font-size: .75rem; font-weight: 600; text-transform: uppercase;
-    letter-spacing: .04em; color: var(--muted); }
-  #apps-title + .table-wrap td:nth-child(1)::before { content: "Name"; }
-  #apps-title + .table-wrap td:nth-child(2)::before { content: "Client id"; }
-  #apps-title + .table-wrap td:nth-child(3)::before { content: "Type"; }
-  #apps-title + .table-wrap td:nth-child(4)::before { content: "Scopes"; }
-  #apps-title + .table-wrap td:nth-child(5)::before { content: "Redirect URIs"; }
-  #apps-title + .table-wrap td:nth-child(6)::before { content: "Created"; }
-}
 `;

@@ -43,7 +43,7 @@ for (const javaScript of [true, false]) {
     await submit(page, () => page.getByRole('link', { name: 'Back to your apps' }).click());
     // Shown once: the dashboard never shows the secret again.
     assert.ok(!((await page.textContent('body')) ?? '').includes(created.secret));
-    const row = page.getByRole('row').filter({ hasText: 'Fetch Bot' });
+    const row = page.getByRole('listitem').filter({ hasText: 'Fetch Bot' });
     assert.match((await row.textContent()) ?? '', /https:\/\/fetch\.example\/callback/);
     const rotated = await submit(page, () => page.getByRole('button', { name: 'Rotate secret Fetch Bot' }).click());
     assert.equal(rotated.status(), 200);
@@ -64,7 +64,7 @@ for (const javaScript of [true, false]) {
     await refusedWithinFiveSeconds(base, fresh.accessToken!);
     assert.equal((await clientToken(base, created.clientId, second.secret!)).status, 401);
     await submit(page, () => page.getByRole('link', { name: 'Back to your apps' }).click());
-    assert.equal(await page.getByRole('row').filter({ hasText: 'Fetch Bot' }).count(), 0);
+    assert.equal(await page.getByRole('listitem').filter({ hasText: 'Fetch Bot' }).count(), 0);
 
     const out = await submit(page, () => page.getByRole('button', { name: 'Log out' }).click());
     assert.equal(out.status(), 200);
@@ -98,7 +98,7 @@ test('a form sent without its CSRF token is refused with 403 and changes nothing
   await capture('csrf-refused');
   assert.match((await page.locator('h1').textContent()) ?? '', /refused/);
   await page.goto(`${base}/portal/dashboard`);
-  assert.equal(await page.getByRole('row').filter({ hasText: 'Sneaky' }).count(), 0);
+  assert.equal(await page.getByRole('listitem').filter({ hasText: 'Sneaky' }).count(), 0);
 
   // Delete and rotate: the app is still there and its secret still works.
   for (const action of ['Delete Keeper', 'Rotate secret Keeper']) {
@@ -109,7 +109,7 @@ test('a form sent without its CSRF token is refused with 403 and changes nothing
       .evaluate((input) => input.remove());
     assert.equal((await submit(page, () => button.click())).status(), 403, action);
     await page.goto(`${base}/portal/dashboard`);
-    assert.equal(await page.getByRole('row').filter({ hasText: 'Keeper' }).count(), 1, action);
+    assert.equal(await page.getByRole('listitem').filter({ hasText: 'Keeper' }).count(), 1, action);
   }
   assert.equal((await clientToken(base, kept.clientId, kept.secret!)).status, 200);
 

@@ -30,8 +30,10 @@ test('creating a confidential app shows its secret once, lists it, and the secre
 
   const dashboard = await getPage(api, '/portal/dashboard', cookie);
   assert.equal(dashboard.statusCode, 200);
-  assert.match(dashboard.body, /<td>Kennel sync<\/td>/);
-  assert.match(dashboard.body, new RegExp(`<code>${clientId}</code></td><td>confidential</td><td>read, write</td>`));
+  const card = dashboard.body.slice(dashboard.body.indexOf('<h3>Kennel sync</h3>'));
+  assert.match(card, /^<h3>Kennel sync<\/h3><span class="badge">confidential<\/span>/);
+  assert.match(card, new RegExp(`<dt>Client id</dt><dd><code class="client-id">${clientId}</code></dd>`));
+  assert.match(card, /<dt>Scopes<\/dt><dd>read, write<\/dd>/);
   assert.match(dashboard.body, /<code>https:\/\/app.example\/cb<\/code><br><code>http:\/\/localhost:8080\/cb<\/code>/);
   assert.ok(!dashboard.body.includes(secret), 'the dashboard never shows the secret again');
 });
@@ -81,7 +83,11 @@ test('a wrong field answers the dashboard with a clear message and keeps what wa
       assert.ok(!answer.body.includes(char), 'the page never carries what XML cannot');
   }
   const dashboard = await getPage(api, '/portal/dashboard', cookie);
-  assert.equal((dashboard.body.match(/<tr><td>/g) ?? []).length, 1, 'only the sign-up app: nothing was created');
+  assert.equal(
+    (dashboard.body.match(/<li class="card app">/g) ?? []).length,
+    1,
+    'only the sign-up app: nothing was created',
+  );
 });
 
 test('rotating a secret refuses the old one at once and shows the new one once', async (t) => {

@@ -68,12 +68,12 @@ test("the dashboard lists the account's apps, never another account's", async (t
   assert.equal(dashboard.headers['cache-control'], 'no-store');
   const rows = [
     ...dashboard.body.matchAll(
-      /<tr><td>([^<]*)<\/td><td><code>([^<]*)<\/code><\/td><td>([^<]*)<\/td><td>([^<]*)<\/td>/g,
+      /<h3>([^<]*)<\/h3><span class="badge">([^<]*)<\/span><\/div>\n<dl class="app-facts">\n<div><dt>Client id<\/dt><dd><code class="client-id">([^<]*)<\/code><\/dd><\/div>\n<div><dt>Scopes<\/dt><dd>([^<]*)<\/dd>/g,
     ),
   ];
   assert.deepEqual(
     rows.map((row) => row.slice(1)),
-    [['Shelter app', clientId, 'confidential', 'read, write']],
+    [['Shelter app', 'confidential', clientId, 'read, write']],
   );
   assert.match(dashboard.body, /<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z">/);
   assert.match(dashboard.body, /<h2 id="create-title">Create an app<\/h2>/);
