@@ -195,6 +195,7 @@ code.client-id { white-space: nowrap; overflow-wrap: normal; }
 .app-actions .app-links { margin: 0; }
 .app-actions form.inline { display: inline-flex; gap: .5rem; }
 .lead strong { overflow-wrap: anywhere; }
+code.long { display: block; max-height: 10rem; overflow-y: auto; }
 .consent h1 { font-size: 1.5rem; }
 .alert, .notice { overflow-wrap: anywhere; }
 .release h2 { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem; }

@@ -93,7 +93,7 @@ function row(prefix: string, base: string, entry: StoredRequest): string {
   const details = `${base}/${encodeURIComponent(entry.requestId)}`;
   return (
     `<tr><td data-label="Time">${timeOf(entry.time)}</td><td data-label="Method">${escapeHtml(entry.method)}</td>` +
-    `<td data-label="Path" class="path"><code>${escapeHtml(entry.path)}</code></td><td data-label="Version">v${entry.version}</td>` +
+    `<td data-label="Path" class="path"><code>${escapeHtml(shortPath(entry.path))}</code></td><td data-label="Version">v${entry.version}</td>` +
     `<td data-label="Status">${statusBadge(entry.status)}</td><td data-label="Code">${codeOf(prefix, entry.code)}</td>` +
     `<td data-label="Duration" class="num">${entry.durationMs.toFixed(1)} ms</td>` +
     `<td data-label="Request id"><a href="${details}" class="rid" title="Details of this request">${escapeHtml(entry.requestId)}</a></td></tr>`
@@ -139,12 +139,12 @@ function detailsCard(prefix: string, app: AccountApp, entry: StoredRequest): str
       : `<a href="${prefix}/errors/${entry.code}">${entry.code}${error ? ` · ${escapeHtml(error.title)}` : ''}</a>`;
   const field = (name: string, value: string): string => `<dt>${name}</dt><dd>${value}</dd>`;
   return `<section class="card" aria-label="Request ${escapeHtml(entry.requestId)}">
-<h2 class="request-line">${statusBadge(entry.status)} <code>${escapeHtml(entry.method)} ${escapeHtml(entry.path)}</code></h2>
+<h2 class="request-line">${statusBadge(entry.status)} <code>${escapeHtml(entry.method)} ${escapeHtml(shortPath(entry.path))}</code></h2>
 <dl class="details">
 ${field('Request id', `<code>${escapeHtml(entry.requestId)}</code>`)}
 ${field('Time', timeOf(entry.time, true))}
 ${field('Method', escapeHtml(entry.method))}
-${field('Path and query', `<code>${escapeHtml(entry.path)}</code>`)}
+${field('Path and query', `<code class="long">${escapeHtml(entry.path)}</code>`)}
 ${field('API version', `v${entry.version}`)}
 ${field('Status', `${entry.status} <span class="muted">(${CLASS_NAMES[statusClass] ?? 'other'})</span>`)}
 ${field('Code', code)}
@@ -153,4 +153,13 @@ ${field('Duration', `${entry.durationMs.toFixed(3)} ms`)}
 ${field('App', `${escapeHtml(app.name)} <code>${escapeHtml(entry.clientId)}</code>`)}
 </dl>
 </section>`;
+}
+
+/** How much of a path the log's rows and the details' heading show; the details show all of it, in a box of its own. */
+const SHORT_PATH = 120;
+
+/** A path cut to SHORT_PATH characters, with an ellipsis where it was cut (never between a surrogate pair). */
+function shortPath(path: string): string {
+  const chars = [...path];
+  return chars.length <= SHORT_PATH ? path : `${chars.slice(0, SHORT_PATH).join('')}…`;
 }

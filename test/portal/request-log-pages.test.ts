@@ -168,7 +168,7 @@ test("a request's details show every field, the error message and its code's pag
   assert.equal(field('Request id'), '<code>trace-404</code>');
   assert.match(field('Time')!, /^<time datetime="[^"]+Z">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC<\/time>$/);
   assert.equal(field('Method'), 'GET');
-  assert.equal(field('Path and query'), '<code>/v2/dogs/no-such-dog?access_token=***</code>');
+  assert.equal(field('Path and query'), '<code class="long">/v2/dogs/no-such-dog?access_token=***</code>');
   assert.equal(field('API version'), 'v2');
   assert.equal(field('Status'), '404 <span class="muted">(client error)</span>');
   assert.match(field('Code')!, new RegExp(`^<a href="/portal/errors/${code}">${code} · `));
@@ -177,6 +177,20 @@ test("a request's details show every field, the error message and its code's pag
   assert.equal(field('App'), `Shelter app <code>${ann.clientId}</code>`);
   assert.equal(linkOf(details.body, 'Back to the request log'), LOG(ann.clientId));
   assert.equal((await getPage(api, `/portal/errors/${code}`)).statusCode, 200);
+});
+
+test('a long path is cut in the log and in the heading of its details, which show it whole in a box', async (t) => {
+  const api = await build(t);
+  const ann = await developer(api, 'ann@example.com');
+  const path = `/v2/dogs?${'a'.repeat(3000)}`;
+  await writeEntries(api, ann, [{ time: Date.now(), status: 400, requestId: 'long-1', path }]);
+  const cut = `${path.slice(0, 120)}…`;
+  const log = await getPage(api, LOG(ann.clientId), ann.cookie);
+  assert.ok(log.body.includes(`<td data-label="Path" class="path"><code>${cut}</code></td>`));
+  assert.ok(!log.body.includes(path));
+  const details = await getPage(api, `${LOG(ann.clientId)}/long-1`, ann.cookie);
+  assert.ok(details.body.includes(`<code>GET ${cut}</code></h2>`));
+  assert.ok(details.body.includes(`<dt>Path and query</dt><dd><code class="long">${path}</code></dd>`));
 });
 
 test("another account's app or request, and an unknown one, answer the portal's 404 and reveal nothing", async (t) => {
