@@ -28,6 +28,8 @@ export function registerAppActions(
   prefix: string,
   wrongMethod: WrongMethodAnswer,
   dashboardAgain: DashboardAgain,
+  /** The name of the account's app with that client id, for the pages that say what was done to it. */
+  appName: (accountId: string, clientId: string) => Promise<string | undefined>,
 ): void {
   const route = (url: string, action: Action): void =>
     routeEveryMethod(app, {
@@ -53,19 +55,21 @@ export function registerAppActions(
       ...checked,
       secretHash: secret ? secretHash(secret) : '',
     });
-    return sendPage(reply, secretPage(request, prefix, 'Your new app', checked.name, id, secret), 201);
+    return sendPage(reply, secretPage(request, prefix, 'Your new app', checked.name, id, secret, 'created'), 201);
   });
   route('/dashboard/apps/rotate', async (request, reply, session) => {
     const id = clientIdOf(request);
     const secret = randomSecret();
     if (!(await grants.rotateSecret(session.accountId, id, secretHash(secret))))
       return notYours(request, reply, prefix, 'has no secret to rotate');
-    return sendPage(reply, secretPage(request, prefix, 'New secret', undefined, id, secret));
+    const name = await appName(session.accountId, id);
+    return sendPage(reply, secretPage(request, prefix, 'New secret', name, id, secret, 'rotated'));
   });
   route('/dashboard/apps/delete', async (request, reply, session) => {
     const id = clientIdOf(request);
+    const name = await appName(session.accountId, id);
     if (!(await grants.deleteClient(session.accountId, id))) return notYours(request, reply, prefix, 'is not there');
-    return sendPage(reply, deletedPage(request, prefix, id));
+    return sendPage(reply, deletedPage(request, prefix, id, name));
   });
 }
 
@@ -81,11 +85,12 @@ function secretPage(
   name: string | undefined,
   id: string,
   secret: string | undefined,
+  done: 'created' | 'rotated',
 ): string {
   const secretPart = secret
     ? `<p>Client secret <code class="secret">${escapeHtml(secret)}</code></p>
 <p class="notice"><strong>This is the only time the secret is shown.</strong> Copy it now (select it and copy) and keep
-it safe; the service stores only a hash of it.${name ? '' : ' The old secret is refused from now on.'}</p>`
+it safe; the service stores only a hash of it.${done === 'rotated' ? ' The old secret is refused from now on.' : ''}</p>`
     : '<p class="notice">A public app has no secret: it uses the code flow with PKCE and sends only its client id.</p>';
   return page(
     frameOf(request, prefix),
@@ -100,12 +105,14 @@ ${secretPart}
   );
 }
 
-function deletedPage(request: FastifyRequest, prefix: string, id: string): string {
+function deletedPage(request: FastifyRequest, prefix: string, id: string, name: string | undefined): string {
+  const app = name === undefined ? '' : ` <strong>${escapeHtml(name)}</strong>`;
   return page(
     frameOf(request, prefix),
     'App deleted',
     `<h1>App deleted</h1>
-<p class="notice">The app <code>${escapeHtml(id)}</code> is deleted. Its tokens stop working within 5 seconds.</p>
+<p class="notice">The app${app} (client id <code>${escapeHtml(id)}</code>) is deleted. Its tokens stop working within 5
+seconds.</p>
 <p><a class="btn" href="${prefix}/dashboard">Back to your apps</a></p>`,
   );
 }

@@ -39,8 +39,14 @@ export function registerDashboard(
       return show(request, reply, session, EMPTY_APP);
     },
   });
-  registerAppActions(app, stores.grants, prefix, wrongMethod, (request, reply, session, error) =>
-    show(request, reply, session, typedApp(readBody(request) ?? {}), error),
+  registerAppActions(
+    app,
+    stores.grants,
+    prefix,
+    wrongMethod,
+    (request, reply, session, error) => show(request, reply, session, typedApp(readBody(request) ?? {}), error),
+    async (accountId, clientId) =>
+      (await stores.sessions.listApps(accountId)).find((listed) => listed.id === clientId)?.name,
   );
 }
 

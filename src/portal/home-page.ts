@@ -38,9 +38,14 @@ of dogs waiting for adoption. Its root is <code>${api}</code> (v${CURRENT_VERSIO
 <li><strong>Sign up</strong> with <a href="${prefix}/signup">the form</a>, or from a terminal; the answer holds your
 client id and secret (shown once):
 <pre><code>curl -H 'Accept: application/json' -d email=you@example.com -d 'password=a long passphrase' \\
-  -d appName=my-app ${portal}/signup</code></pre></li>
+  -d appName=my-app ${portal}/signup</code></pre>
+Keep the answer's <code>clientId</code> and <code>clientSecret</code> for the next steps:
+<pre><code>CLIENT_ID='…the clientId…'
+CLIENT_SECRET='…the clientSecret…'</code></pre></li>
 <li><strong>Get an access token</strong> (valid an hour) with the client id and secret:
-<pre><code>curl -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials ${base}/oauth2/token</code></pre></li>
+<pre><code>curl -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials ${base}/oauth2/token</code></pre>
+and keep its <code>access_token</code>:
+<pre><code>TOKEN='…the access_token…'</code></pre></li>
 <li><strong>Make your first call</strong>: register a dog, then list your dogs.
 <pre><code>curl -H "Authorization: Bearer $TOKEN" -d name=Rex ${api}/dogs
 curl -H "Authorization: Bearer $TOKEN" ${api}/dogs</code></pre></li>

@@ -157,7 +157,7 @@ function successPage(frame: Frame, clientId: string, secret: string, publicUrl: 
 <p class="notice"><strong>This is the only time the secret is shown.</strong> Keep it safe; the service stores only a hash of it.</p>
 </div>
 <h2>Get an access token</h2>
-<pre><code>curl -u '${escapeHtml(clientId)}:${escapeHtml(secret)}' \
+<pre><code>curl -u '${escapeHtml(clientId)}:${escapeHtml(secret)}' \\
   -d grant_type=client_credentials ${escapeHtml(publicUrl)}/oauth2/token</code></pre>
 <p><a class="btn" href="${frame.prefix}/login">Log in</a> to see your apps on the dashboard.</p>`,
   );

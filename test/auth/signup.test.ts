@@ -100,6 +100,11 @@ test('a browser gets the form, and a page that shows the secret once', async (t)
   assert.equal(page.statusCode, 200);
   assert.match(String(page.headers['content-type']), /^text\/html/);
   assert.match(page.body, /only time the secret is shown/);
+  // The command to get a token, as a shell takes it: one line continued with a backslash.
+  assert.match(
+    page.body,
+    /<pre><code>curl -u '[^']+:[^']+' \\\n {2}-d grant_type=client_credentials http:\/\/api\.test\/oauth2\/token<\/code><\/pre>/,
+  );
   const again = await api.request({
     method: 'POST',
     url: '/portal/signup',

@@ -101,6 +101,8 @@ test('rotating a secret refuses the old one at once and shows the new one once',
   assert.equal(rotated.headers['cache-control'], 'no-store');
   const fresh = shownCredentials(rotated.body).secret!;
   assert.notEqual(fresh, secret);
+  assert.match(rotated.body, /<p>App <strong>Kennel sync<\/strong><\/p>/);
+  assert.match(rotated.body, /The old secret is refused from now on\./);
   const old = await tokenRequest(api, clientId, secret!);
   assert.equal(old.statusCode, 401);
   assert.equal(old.json().error, 'invalid_client');
@@ -118,6 +120,9 @@ test('deleting an app revokes its tokens (refused within 5 s) and its secret', a
   const deleted = await postForm(api, 'apps/delete', cookie, { client_id: clientId });
   assert.equal(deleted.statusCode, 200, deleted.body);
   assert.match(deleted.body, /App deleted/);
+  assert.ok(
+    deleted.body.includes(`The app <strong>Kennel sync</strong> (client id <code>${clientId}</code>) is deleted.`),
+  );
   assert.equal((await api.storage.auth.findToken(secretHash(accessToken)))?.revoked, true);
   now += 5000;
   assert.equal((await api.request({ url: '/v2/dogs', token: accessToken })).statusCode, 401);

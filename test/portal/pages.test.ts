@@ -13,6 +13,9 @@ test('the home quickstart uses the real {base} and {portal}: sign up, token, fir
   assert.equal(home.statusCode, 200);
   assert.match(home.body, /-d appName=my-app https:\/\/dogs.example.org\/dev\/signup/);
   assert.match(home.body, /grant_type=client_credentials https:\/\/dogs.example.org\/oauth2\/token/);
+  // Each step says how to keep what the one before answered.
+  assert.match(home.body, /CLIENT_ID='…the clientId…'\nCLIENT_SECRET='…the clientSecret…'/);
+  assert.match(home.body, /TOKEN='…the access_token…'/);
   assert.match(home.body, /Bearer \$TOKEN" https:\/\/dogs.example.org\/v2\/dogs/);
   assert.match(home.body, /curl https:\/\/dogs.example.org\/v2\/adoptions/);
   assert.match(home.body, /<header class="site-header">[\s\S]*<nav aria-label="Portal">/);
