@@ -62,9 +62,12 @@ function missingCodeParameter(body: Readonly<Record<string, unknown>>): InvalidR
   );
 }
 
-/** A client gets every scope it holds unless it asks for fewer; asking for one it lacks is invalid_scope. */
+/**
+ * A client gets every scope it holds unless it asks for fewer; asking for one it lacks is invalid_scope. A scope asked
+ * twice (`read read`) is granted, and shown on the consent page, once.
+ */
 export async function validateScope(_user: unknown, client: ModelClient, scope?: string[]) {
-  const asked = scope && scope.length > 0 ? scope : [...client.scopes];
+  const asked = scope && scope.length > 0 ? [...new Set(scope)] : [...client.scopes];
   return asked.every((name) => client.scopes.includes(name)) ? asked : false;
 }
 

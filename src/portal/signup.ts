@@ -89,6 +89,9 @@ function readSignup(body: Record<string, unknown>): { email: string; password: s
   }
   const text = (name: (typeof FIELDS)[number]): string => {
     const value = body[name];
+    // A form that gives a field twice reads as a list of its values.
+    if (Array.isArray(value))
+      throw new ApiError('fieldInvalid', `The field "${name}" is given ${value.length} times; give it once.`);
     if (typeof value !== 'string' || value.trim() === '')
       throw new ApiError('fieldRequired', `The field "${name}" is required.`);
     checkXmlText(value, `The field "${name}"`);

@@ -123,6 +123,19 @@ test('an unknown client, no redirect_uri or an unregistered one: a 400 page that
   }
 });
 
+test('a scope asked twice is shown once on the consent page, and granted once', async (t) => {
+  const flow = await codeFlow(t);
+  const consent = await flow.api.request({
+    url: authorizeUrl(flow, { scope: 'read read' }),
+    headers: flow.session,
+    token: null,
+  });
+  assert.equal(consent.statusCode, 200);
+  assert.equal((consent.body.match(/<li><code>read<\/code>/g) ?? []).length, 1);
+  const token = await exchange(flow, await codeOf(flow, { scope: 'read read' }));
+  assert.equal(token.json().scope, 'read');
+});
+
 test('every other error is redirected with error and state (RFC 6749 §4.1.2.1)', async (t) => {
   const flow = await codeFlow(t);
   const cases: Array<[Record<string, string | undefined>, string]> = [

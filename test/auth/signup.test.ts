@@ -70,6 +70,7 @@ test('sign-up errors are 400s in the API error shape', async (t) => {
     [{ ...SIGNUP, email: 'z@example.com', appName: 'nul\u0000' }, 2010],
     // A name that could read as another app's on the consent page.
     [{ ...SIGNUP, email: 'w@example.com', appName: 'Shelter \u202eppa' }, 3006],
+    [{ ...SIGNUP, email: ['v@example.com', 'u@example.com'] }, 3006],
   ];
   for (const [body, code] of cases) {
     const response = await api.request({
