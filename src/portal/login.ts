@@ -92,12 +92,17 @@ interface LoginForm {
   readonly error?: string;
 }
 
+/** Said when the login is a step of the code flow: what comes after it. */
+const AUTHORIZE_NOTE = `<p class="notice">An app asks to use your account's data. Log in first; the next page names the
+app and what it asks for, and nothing is granted until you choose Allow there.</p>`;
+
 function loginPage(request: FastifyRequest, prefix: string, form: LoginForm): string {
   return page(
     frameOf(request, prefix),
     'Log in',
     `<div class="card narrow">
 <h1>Log in</h1>
+${form.next?.startsWith('/oauth2/authorize') ? AUTHORIZE_NOTE : ''}
 ${form.error ? `<p class="alert" role="alert">${escapeHtml(form.error)}</p>` : ''}
 <form method="post" action="${prefix}/login">
 ${form.next ? `<input type="hidden" name="next" value="${escapeHtml(form.next)}">` : ''}

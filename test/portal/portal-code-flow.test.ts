@@ -25,6 +25,10 @@ test('a portal login reaches /oauth2/authorize: its consent page, then Allow wit
   const anonymous = await getPage(api, url);
   assert.equal(anonymous.statusCode, 303);
   assert.equal(anonymous.headers.location, `${BASE}/portal/login?next=${encodeURIComponent(url)}`);
+  // The login page says it is a step of an app's request, and what comes after it.
+  const login = await getPage(api, `/portal/login?next=${encodeURIComponent(url)}`);
+  assert.match(login.body, /An app asks to use your account's data\. Log in first; the next page names the\napp/);
+  assert.doesNotMatch((await getPage(api, '/portal/login')).body, /An app asks/);
   await signUp(api, 'ann@example.com');
   const cookie = await logIn(api, 'ann@example.com');
   const consent = await getPage(api, url, cookie);
