@@ -38,6 +38,11 @@ const FRAMEWORK_ERRORS: Readonly<Record<string, (error: FastifyError) => ApiErro
 export interface PortalFallback {
   owns(request: FastifyRequest): boolean;
   notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  /**
+   * A failure of a portal request a browser sent (a form body too large, not UTF-8): the error as an HTML page, or
+   * undefined when the request asked for JSON (sign-up's API clients get the catalogue's shape).
+   */
+  failed(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply | undefined;
 }
 
 export function registerErrorHandlers(app: FastifyInstance, portalUrl: string, portal?: PortalFallback): void {
@@ -50,7 +55,12 @@ export function registerErrorHandlers(app: FastifyInstance, portalUrl: string, p
       request.log.info({ err: error }, 'request abandoned: the connection closed before the body arrived');
       return reply.send();
     }
-    return sendError(request, reply, toApiError(error, request), moreInfoBase);
+    const failure = toApiError(error, request);
+    if (portal?.owns(request)) {
+      const page = portal.failed(request, reply, failure);
+      if (page) return page;
+    }
+    return sendError(request, reply, failure, moreInfoBase);
   });
 
   // A path outside every surface; the API and the portal answer their own unknown paths. A catalogue error here is

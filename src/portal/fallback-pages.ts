@@ -6,7 +6,7 @@ import type { PortalFallback } from '../http/error-handler.js';
 import { namesVersion } from '../http/versions.js';
 import type { WrongMethodAnswer } from '../http/route-every-method.js';
 import { escapeHtml, homeOf, page } from './html.js';
-import { frameOf, sendPage } from './portal-context.js';
+import { frameOf, sendPage, wantsPage } from './portal-context.js';
 import { securityHeaders } from './security-headers.js';
 
 /** The 404 page: the portal is not the API, so no "has no version" error, but a way back home. */
@@ -66,5 +66,28 @@ export function portalFallback(config: Config): PortalFallback {
       return request.headers.host?.toLowerCase() === host && !namesVersion(path);
     },
     notFound: (request, reply) => page(request, headers.add(reply)),
+    failed: (request, reply, error) => {
+      if (!wantsPage(request)) return undefined;
+      reply.header('cache-control', 'no-store');
+      return sendPage(
+        headers.add(reply),
+        failurePage(request, prefix, error.message, error.entry.code, error.entry.title),
+        error.status,
+      );
+    },
   };
+}
+
+/** A request the portal could not take (a form too large, bytes that are not UTF-8): what went wrong, and a way back. */
+function failurePage(request: FastifyRequest, prefix: string, message: string, code: number, title: string): string {
+  return page(
+    frameOf(request, prefix),
+    title,
+    `<div class="card narrow">
+<h1>${escapeHtml(title)}</h1>
+<p class="alert" role="alert">${escapeHtml(message)}</p>
+<p>Go back, change what you sent, and try again; or go to <a href="${homeOf(prefix)}">the portal's home page</a>.
+What this error means: <a href="${prefix}/errors/${code}">error ${code}</a>.</p>
+</div>`,
+  );
 }

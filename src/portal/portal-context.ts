@@ -58,3 +58,9 @@ export function safeNext(value: unknown, prefix: string): string | undefined {
   const underPortal = prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
   return underPortal || path === '/oauth2/authorize' ? value : undefined;
 }
+
+/** Whether the request is a browser's, asking for a page: it accepts HTML and does not ask for JSON. */
+export function wantsPage(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') && !accept.includes('application/json');
+}

@@ -13,7 +13,7 @@ import { checkXmlText } from '../query/xml-text.js';
 import { appNameProblem } from './app-form.js';
 import { newId } from '../storage/ids.js';
 import { escapeHtml, page, type Frame } from './html.js';
-import { frameOf, sendPage } from './portal-context.js';
+import { frameOf, sendPage, wantsPage } from './portal-context.js';
 
 const MIN_PASSWORD_LENGTH = 12;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
@@ -70,11 +70,6 @@ export function registerSignup(
       if (!(error instanceof ApiError) || !browser) throw error;
       return sendPage(reply, formPage(frameOf(request, prefix), error.message, typedValues(request)), 400);
     }
-  }
-
-  function wantsPage(request: FastifyRequest): boolean {
-    const accept = request.headers.accept ?? '';
-    return accept.includes('text/html') && !accept.includes('application/json');
   }
 }
 

@@ -145,3 +145,30 @@ test('a wrong method on any portal path answers a 400 page with Allow', async (t
     }
   }
 });
+
+test("a portal form the service cannot read answers a browser a page, and sign-up's API clients the catalogue's JSON", async (t) => {
+  const api = await build(t);
+  const big = `email=ann%40example.com&password=${'a'.repeat(20 * 1024)}`;
+  const html = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml' };
+  for (const [url, body, code] of [
+    ['/portal/login', big, 3001],
+    ['/portal/signup', big, 3001],
+    ['/portal/login', 'email=you%FF@example.com&password=x', 3000],
+  ] as const) {
+    const page = await api.request({ method: 'POST', url, headers: html, body, token: null });
+    assert.equal(page.statusCode, 400, url);
+    assert.match(String(page.headers['content-type']), /^text\/html/, url);
+    assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/, url);
+    assert.match(page.body, /<p class="alert" role="alert">/, url);
+    assert.ok(page.body.includes(`<a href="/portal/errors/${code}">error ${code}</a>`), url);
+  }
+  const json = await api.request({
+    method: 'POST',
+    url: '/portal/signup',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: big,
+    token: null,
+  });
+  assert.equal(json.statusCode, 400);
+  assert.equal(json.json().code, 3001);
+});
