@@ -78,7 +78,14 @@ export function checkApp(typed: TypedApp): NewApp | string {
   return { name, redirectUris: [...new Set(uris)], scopes: [...new Set(typed.scopes)], type: typed.type };
 }
 
-/** Why a redirect URI cannot be registered (RFC 6749 §3.1.2), or undefined when it can. */
+/** Schemes a redirect URI may never have, whatever the app: they run or read something in the browser itself. */
+const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'blob:', 'about:', 'vbscript:', 'filesystem:']);
+
+/**
+ * Why a redirect URI cannot be registered (RFC 6749 §3.1.2), or undefined when it can: https; http for the loopback
+ * interface only (localhost, 127.0.0.1, [::1]: RFC 8252 §7.3); or a native app's private-use scheme, a reversed
+ * domain name such as com.example.app:/oauth (RFC 8252 §7.1). Never a fragment, nor a user name or password.
+ */
 function redirectUriProblem(uri: string): string | undefined {
   if (uri.length > 2000) return 'is longer than 2000 characters.';
   let url: URL;
@@ -88,10 +95,16 @@ function redirectUriProblem(uri: string): string | undefined {
     return 'is not an absolute URL: write it whole, as https://app.example/callback.';
   }
   if (uri.includes('#')) return 'has a fragment (#…): a redirect URI may not have one.';
+  if (url.username !== '' || url.password !== '') return 'has a user name or password in it: leave them out.';
   if (url.protocol === 'https:') return undefined;
-  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
-  if (url.protocol === 'http:' && local) return undefined;
-  return 'must use https (http only for localhost or 127.0.0.1).';
+  const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol === 'http:' && loopback) return undefined;
+  const scheme = url.protocol.slice(0, -1);
+  if (!UNSAFE_SCHEMES.has(url.protocol) && scheme.includes('.')) return undefined;
+  return (
+    'must use https; http only for localhost, 127.0.0.1 or [::1]; or, for a mobile app, a scheme of its own ' +
+    'that is a reversed domain name, as com.example.app:/callback.'
+  );
 }
 
 /** The form; `typed` fills it again after an error. */
@@ -108,8 +121,9 @@ ${error ? `<p class="alert" role="alert">${escapeHtml(error)}</p>` : ''}
 <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
 <div class="field"><label for="app-name">Name</label>
 <input id="app-name" name="name" maxlength="${MAX_NAME}" required value="${escapeHtml(typed.name)}"></div>
-<div class="field"><label for="app-uris">Redirect URIs <span class="hint">One per line; https, or http for localhost
-and 127.0.0.1; no fragment. Needed for the code flow.</span></label>
+<div class="field"><label for="app-uris">Redirect URIs <span class="hint">One per line; https, http for localhost,
+127.0.0.1 or [::1], or a mobile app's own scheme (com.example.app:/callback); no fragment. Needed for the code
+flow.</span></label>
 <textarea id="app-uris" name="redirect_uris" rows="3">${escapeHtml(typed.redirectUris)}</textarea></div>
 <fieldset class="field"><legend>Scopes</legend>${scope('read', 'read')}${scope('write', 'write')}</fieldset>
 <fieldset class="field"><legend>Type</legend>

@@ -188,6 +188,26 @@ test('a scope the app was not given is invalid_scope; a redirect URI with a quer
   assert.match(location.searchParams.get('error_description') ?? '', /^A scope asked for is not one this client holds/);
 });
 
+test("a mobile app's own scheme gets the code, as RFC 8252 §7.1 has it", async (t) => {
+  const flow = await codeFlow(t);
+  await flow.api.storage.grants.createClient({
+    id: 'CCCCCCCCCCCCCCCCCCCCCC',
+    tenantId: flow.owner.tenantId,
+    name: 'Walkies for phones',
+    secretHash: '',
+    scopes: ['read'],
+    type: 'public',
+    redirectUris: ['com.example.walkies:/oauth'],
+  });
+  const url = authorizeUrl(flow, { client_id: 'CCCCCCCCCCCCCCCCCCCCCC', redirect_uri: 'com.example.walkies:/oauth' });
+  const answer = await decide(flow, url, 'allow');
+  assert.equal(answer.statusCode, 302, answer.body);
+  const location = new URL(answer.headers.location as string);
+  assert.equal(`${location.protocol}${location.pathname}`, 'com.example.walkies:/oauth');
+  assert.match(location.searchParams.get('code') ?? '', /^.{20,}$/);
+  assert.equal(location.searchParams.get('state'), 'st-123');
+});
+
 test('a wrong method on /oauth2/authorize is a 400 page with Allow', async (t) => {
   const flow = await codeFlow(t);
   const answer = await flow.api.request({ method: 'PUT', url: '/oauth2/authorize', token: null });

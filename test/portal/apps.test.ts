@@ -59,7 +59,10 @@ test('a wrong field answers the dashboard with a clear message and keeps what wa
   await signUp(api, 'ann@example.com');
   const cookie = await logIn(api, 'ann@example.com');
   const cases: Array<[Record<string, string | string[]>, RegExp]> = [
-    [{ redirect_uris: 'http://app.example/cb' }, /must use https \(http only for localhost or 127.0.0.1\)/],
+    [{ redirect_uris: 'http://app.example/cb' }, /must use https; http only for localhost, 127.0.0.1 or \[::1\]/],
+    [{ redirect_uris: 'javascript:alert(1)' }, /must use https/],
+    [{ redirect_uris: 'myapp:/cb' }, /a scheme of its own that is a reversed domain name/],
+    [{ redirect_uris: 'https://ann:pw@app.example/cb' }, /has a user name or password in it/],
     [{ redirect_uris: 'https://app.example/cb#top' }, /has a fragment/],
     [{ redirect_uris: '/cb' }, /is not an absolute URL/],
     [{ name: ' ' }, /Give the app a name/],
@@ -153,6 +156,22 @@ test("another account's app cannot be rotated or deleted, and a form without the
   assert.ok(await api.storage.auth.findClient(clientId), 'the app is still there');
   const anonymous = await api.app.inject({ method: 'POST', url: '/portal/dashboard/apps/delete', payload: '' });
   assert.equal(anonymous.statusCode, 303);
+});
+
+test('a mobile app registers its own scheme or the loopback interface (RFC 8252)', async (t) => {
+  const api = await build(t);
+  await signUp(api, 'ann@example.com');
+  const cookie = await logIn(api, 'ann@example.com');
+  const uris = 'com.example.walkies:/oauth\nhttp://[::1]:8765/cb\nhttp://127.0.0.1:8765/cb';
+  const created = await postForm(api, 'apps', cookie, {
+    ...CONFIDENTIAL,
+    name: 'Walkies',
+    type: 'public',
+    redirect_uris: uris,
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const client = await api.storage.auth.findClient(shownCredentials(created.body).clientId);
+  assert.deepEqual(client?.redirectUris, uris.split('\n'));
 });
 
 test('the create form offers both scopes, checked, as a client gets both unless it asks for less', async (t) => {
