@@ -21,6 +21,8 @@ interface LoginOptions {
   readonly sessions: Sessions;
   readonly prefix: string;
   readonly wrongMethod: WrongMethodAnswer;
+  /** {portal}'s origin: a login form posted from it is the portal's own, whatever Host a proxy passes on. */
+  readonly portalOrigin: string;
 }
 
 export function registerLogin(app: FastifyInstance, options: LoginOptions): void {
@@ -41,8 +43,26 @@ export function registerLogin(app: FastifyInstance, options: LoginOptions): void
   registerLogout(app, options);
 }
 
-function loginHandler({ store, sessions, prefix }: LoginOptions, throttle: LoginThrottle) {
+/**
+ * A login form another site posted (login CSRF: it would log the browser into the other site's account, whose
+ * dashboard and request log the victim then fills). A login needs no session, so it has no CSRF token; the browser
+ * says where the form came from instead: Sec-Fetch-Site, or an Origin (sent on every cross-site POST) that is not the
+ * page's own. Clients that send neither (curl, tests) are not browsers on another site.
+ */
+function crossSite(request: FastifyRequest, portalOrigin: string): boolean {
+  if (request.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === portalOrigin) return false;
+  try {
+    return new URL(origin).host !== request.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+function loginHandler({ store, sessions, prefix, portalOrigin }: LoginOptions, throttle: LoginThrottle) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    if (crossSite(request, portalOrigin)) return csrfRefusedPage(request, reply, prefix);
     const fields = readBody(request) ?? {};
     const email = typeof fields.email === 'string' ? fields.email.trim().toLowerCase() : '';
     const password = typeof fields.password === 'string' ? fields.password : '';

@@ -59,7 +59,13 @@ export async function portalSurface(
   registerVersionsPage(portal, config, portalPrefix, wrongMethod);
   registerChangelogPage(portal, portalPrefix, wrongMethod);
   registerSignup(portal, store, config.publicUrl, openLimiter, wrongMethod, portalPrefix);
-  registerLogin(portal, { store: sessionStore, sessions, prefix: portalPrefix, wrongMethod });
+  registerLogin(portal, {
+    store: sessionStore,
+    sessions,
+    prefix: portalPrefix,
+    wrongMethod,
+    portalOrigin: new URL(config.portalUrl).origin,
+  });
   registerDashboard(portal, { sessions: sessionStore, grants }, portalPrefix, wrongMethod);
   const appPages = { sessions: sessionStore, requestLog, prefix: portalPrefix, wrongMethod };
   registerRequestLogPages(portal, { ...appPages, config });

@@ -212,3 +212,35 @@ test('a logout without the CSRF token, or with a wrong one, answers 403 and ends
   assert.equal(get.statusCode, 400);
   assert.equal(get.headers.allow, 'POST');
 });
+
+test('a login form posted from another site is refused (403) and logs nothing in: login CSRF', async (t) => {
+  const api = await build(t);
+  await signUp(api, EMAIL);
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const payload = `email=${encodeURIComponent(EMAIL)}&password=${encodeURIComponent(PASSWORD)}`;
+  for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }]) {
+    const refused = await api.app.inject({
+      method: 'POST',
+      url: '/portal/login',
+      headers: { ...form, ...headers },
+      payload,
+    });
+    assert.equal(refused.statusCode, 403, JSON.stringify(headers));
+    assert.equal(refused.headers['set-cookie'], undefined);
+    assert.match(refused.body, /This form was refused/);
+  }
+  // The portal's own page, by its configured origin or by the host the request came to, logs in.
+  for (const headers of [
+    { origin: 'http://api.test', 'sec-fetch-site': 'same-origin' },
+    { origin: 'http://localhost:8080', host: 'localhost:8080' },
+  ]) {
+    const own = await api.app.inject({
+      method: 'POST',
+      url: '/portal/login',
+      headers: { ...form, ...headers },
+      payload,
+    });
+    assert.equal(own.statusCode, 303, JSON.stringify(headers));
+    assert.match(String(own.headers['set-cookie']), /^portal_session=/);
+  }
+});
