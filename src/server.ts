@@ -6,6 +6,14 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { isDriverFailure } from './storage/postgres/connection.js';
 
 async function main(): Promise<void> {
+  // A flag would be silently ignored (npm start -- --port 9000 still listening on 8080): said, rather.
+  const args = process.argv.slice(2);
+  if (args.length > 0)
+    exitWith(
+      `The service takes no command-line arguments, but it got ${args.map((arg) => JSON.stringify(arg)).join(' ')}: ` +
+        'it is configured by environment variables (PORT=9000 npm start), which the configuration table in ' +
+        'README.md lists.',
+    );
   let config: Config;
   try {
     config = loadConfig();

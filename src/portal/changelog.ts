@@ -25,6 +25,11 @@ export const RELEASES: readonly Release[] = [
       'A repeated access_token, method or suppress_response_codes is a 400 (code 2009) that names it.',
       'A refresh that asks for a narrower scope keeps the refresh token’s own scope (RFC 6749 §6).',
       'A body with a Content-Encoding, or a +json media type, is refused with a message that says so (code 3002).',
+      'OAuth error descriptions say what is wrong and what to do, in plain ASCII.',
+      'The portal: apps shown as cards, both scopes checked for a new app, redirect URIs with a mobile app’s own ' +
+        'scheme or [::1] (RFC 8252), logout back to the page it was sent from, login forms from other sites refused.',
+      'With PostgreSQL unreachable, requests answer 9002 at once and /readyz within 2 s; once it is back, the next ' +
+        'request succeeds.',
       'The changelog has a page of its own.',
     ],
   },

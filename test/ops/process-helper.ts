@@ -72,10 +72,11 @@ export function spawnService(
   t: TestContext,
   env: Record<string, string>,
   entry = SERVER,
+  args: readonly string[] = [],
 ): Omit<Service, 'port' | 'origin' | 'dataDir'> {
   const inherited = { ...process.env };
   for (const name of Object.keys(EnvSchema.properties)) delete inherited[name];
-  const child = spawn(process.execPath, entryArguments(entry), {
+  const child = spawn(process.execPath, [...entryArguments(entry), ...args], {
     cwd: REPO_ROOT,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,7 +5,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eventually, spawnService, tempDataDir } from './process-helper.js';
 
-const cases: Array<{ why: string; env: Record<string, string>; says: RegExp[]; listening?: true }> = [
+const cases: Array<{ why: string; env: Record<string, string>; args?: string[]; says: RegExp[]; listening?: true }> = [
+  {
+    // SPEC §11 allows flags to mirror the environment; this service has none, and says so rather than ignore one.
+    why: 'a command-line flag',
+    env: {},
+    args: ['--port', '9000'],
+    says: [/^The service takes no command-line arguments, but it got "--port" "9000": it is configured by environment/],
+  },
   {
     why: 'PORT=abc',
     env: { PORT: 'abc' },
@@ -56,10 +63,10 @@ const cases: Array<{ why: string; env: Record<string, string>; says: RegExp[]; l
   },
 ];
 
-for (const { why, env, says, listening } of cases) {
+for (const { why, env, args, says, listening } of cases) {
   test(`starting with ${why} prints a clear message to stderr and exits non-zero`, async (t) => {
     const dataDir = path.join(tempDataDir(t), 'untouched');
-    const service = spawnService(t, { HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
+    const service = spawnService(t, { HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }, undefined, args);
     await eventually('the process exiting', async () => service.child.exitCode !== null);
     assert.equal(service.child.exitCode, 1);
     const stderr = service.stderr();
