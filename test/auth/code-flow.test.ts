@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createItem, dogNames } from '../helper.js';
-import { authorizeUrl, codeFlow, codeOf, decide, exchange, REDIRECT } from './code-flow-helper.js';
+import { authorizeUrl, codeFlow, codeOf, decide, exchange, REDIRECT, type CodeFlow } from './code-flow-helper.js';
 
 test('the whole flow: consent, allow, code, token with the verifier; the token acts on the consenting account', async (t) => {
   const flow = await codeFlow(t);
@@ -164,17 +164,22 @@ test('every other error is redirected with error and state (RFC 6749 §4.1.2.1)'
   }
 });
 
-test('a scope the app was not given is invalid_scope; a redirect URI with a query keeps it', async (t) => {
-  const flow = await codeFlow(t);
+/** A public app of the flow's owner with the read scope only and one redirect URI. */
+async function readOnlyPublicApp(flow: CodeFlow, id: string, redirectUri: string): Promise<void> {
   await flow.api.storage.grants.createClient({
-    id: 'BBBBBBBBBBBBBBBBBBBBBB',
+    id,
     tenantId: flow.owner.tenantId,
     name: 'Reader',
     secretHash: '',
     scopes: ['read'],
     type: 'public',
-    redirectUris: ['https://app.example/other?keep=1'],
+    redirectUris: [redirectUri],
   });
+}
+
+test('a scope the app was not given is invalid_scope; a redirect URI with a query keeps it', async (t) => {
+  const flow = await codeFlow(t);
+  await readOnlyPublicApp(flow, 'BBBBBBBBBBBBBBBBBBBBBB', 'https://app.example/other?keep=1');
   const url = authorizeUrl(flow, {
     client_id: 'BBBBBBBBBBBBBBBBBBBBBB',
     redirect_uri: 'https://app.example/other?keep=1',
@@ -190,15 +195,7 @@ test('a scope the app was not given is invalid_scope; a redirect URI with a quer
 
 test("a mobile app's own scheme gets the code, as RFC 8252 §7.1 has it", async (t) => {
   const flow = await codeFlow(t);
-  await flow.api.storage.grants.createClient({
-    id: 'CCCCCCCCCCCCCCCCCCCCCC',
-    tenantId: flow.owner.tenantId,
-    name: 'Walkies for phones',
-    secretHash: '',
-    scopes: ['read'],
-    type: 'public',
-    redirectUris: ['com.example.walkies:/oauth'],
-  });
+  await readOnlyPublicApp(flow, 'CCCCCCCCCCCCCCCCCCCCCC', 'com.example.walkies:/oauth');
   const url = authorizeUrl(flow, { client_id: 'CCCCCCCCCCCCCCCCCCCCCC', redirect_uri: 'com.example.walkies:/oauth' });
   const answer = await decide(flow, url, 'allow');
   assert.equal(answer.statusCode, 302, answer.body);
