@@ -227,9 +227,19 @@ function variables(): Variable[] {
 /** Variables whose value is a secret: a fault says how long it is, never what it is (start-up lines reach logs). */
 const SECRETS: ReadonlySet<Variable> = new Set(['METRICS_TOKEN']);
 
-/** A URL's password as the start-up line shows it: replaced, whatever else is wrong with the URL. */
+/**
+ * A URL as the start-up line shows it: whatever could be its password hidden, however malformed the URL is (no scheme,
+ * one slash, spaces before it): from the first colon of the user part to the last `@`, and a `password=` parameter.
+ * Hiding the user's name too, in a URL too broken to tell, is the safe way to be wrong.
+ */
 function maskedPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*:)[^@/?#]*@/i, '$1***@');
+  const hidden = url.replace(/(password=)[^&#\s]*/gi, '$1***');
+  const at = hidden.lastIndexOf('@');
+  if (at < 0) return hidden;
+  const head = hidden.slice(0, at);
+  const slashes = head.indexOf('//');
+  const colon = head.indexOf(':', slashes < 0 ? 0 : slashes + 2);
+  return colon < 0 ? hidden : `${head.slice(0, colon + 1)}***${hidden.slice(at)}`;
 }
 
 /** One sentence naming the variable, what it takes and what it got. */

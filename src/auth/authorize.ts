@@ -215,5 +215,7 @@ function errorLocation(redirectUri: string, error: OAuth2Server.OAuthError, stat
 }
 
 function redirect(reply: FastifyReply, location: string): FastifyReply {
-  return reply.code(302).header('cache-control', 'no-store').header('location', location).send();
+  // As a URL writes itself: a character a header cannot carry (a URI registered before they were refused) %-encoded.
+  const href = URL.canParse(location) ? new URL(location).href : location;
+  return reply.code(302).header('cache-control', 'no-store').header('location', href).send();
 }

@@ -29,16 +29,16 @@ export const EMPTY_APP: TypedApp = { name: '', redirectUris: '', scopes: ['read'
 const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /**
- * What keeps a text from being an app's name, as the consent page shows it to the accounts it asks (`where` names the
- * field): a character XML cannot carry, or one that turns the text's direction around.
+ * What keeps a text from being shown to other accounts (an app's name, its owner's email, on the consent page; `where`
+ * names the field): a character XML cannot carry, or one that turns the text's direction around.
  */
-export function appNameProblem(name: string, where: string): string | undefined {
+export function shownTextProblem(name: string, where: string): string | undefined {
   const xml = xmlTextProblem(name, where);
   if (xml !== undefined) return xml;
   const turn = DIRECTION_CONTROLS.exec(name);
   if (turn === null) return undefined;
   const code = turn[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-  return `${where} contains U+${code}, a character that changes the direction of the text around it: it could make the name read as another app's. Remove it.`;
+  return `${where} contains U+${code}, a character that changes the direction of the text around it: shown to others, it could make the text read as something else. Remove it.`;
 }
 
 export function typedApp(body: Record<string, unknown>): TypedApp {
@@ -56,7 +56,7 @@ export function checkApp(typed: TypedApp): NewApp | string {
   const name = typed.name.trim();
   if (name === '') return 'Give the app a name.';
   if ([...name].length > MAX_NAME) return `The name holds at most ${MAX_NAME} characters.`;
-  const nameProblem = appNameProblem(name, 'The name');
+  const nameProblem = shownTextProblem(name, 'The name');
   if (nameProblem !== undefined) return nameProblem;
   const urisProblem = xmlTextProblem(typed.redirectUris, 'The redirect URIs');
   if (urisProblem !== undefined) return urisProblem;
@@ -88,6 +88,9 @@ const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'blob:', 'about
  */
 function redirectUriProblem(uri: string): string | undefined {
   if (uri.length > 2000) return 'is longer than 2000 characters.';
+  // RFC 3986: a URI is visible ASCII; anything else (spaces, controls, direction marks, other letters) %-encoded.
+  if (!/^[\x21-\x7e]+$/.test(uri))
+    return 'has a character a URI cannot carry as it is (a space, a control or a non-ASCII one): %-encode it.';
   let url: URL;
   try {
     url = new URL(uri);

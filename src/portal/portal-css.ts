@@ -194,7 +194,7 @@ code.client-id { white-space: nowrap; overflow-wrap: normal; }
   padding-top: .75rem; }
 .app-actions .app-links { margin: 0; }
 .app-actions form.inline { display: inline-flex; gap: .5rem; }
-.lead strong { overflow-wrap: anywhere; }
+.lead strong, h1, h2, h3, .card p, dd { overflow-wrap: anywhere; }
 code.long { display: block; max-height: 10rem; overflow-y: auto; }
 .consent h1 { font-size: 1.5rem; }
 .alert, .notice { overflow-wrap: anywhere; }

@@ -10,7 +10,7 @@ import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-me
 import { serialize } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
 import { checkXmlText } from '../query/xml-text.js';
-import { appNameProblem } from './app-form.js';
+import { shownTextProblem } from './app-form.js';
 import { newId } from '../storage/ids.js';
 import { escapeHtml, page, type Frame } from './html.js';
 import { frameOf, sendPage, wantsPage } from './portal-context.js';
@@ -93,6 +93,8 @@ function readSignup(body: Record<string, unknown>): { email: string; password: s
     return name === 'password' ? value : value.trim();
   };
   const email = text('email').toLowerCase();
+  const emailProblem = shownTextProblem(email, 'The field "email"');
+  if (emailProblem !== undefined) throw new ApiError('fieldInvalid', emailProblem);
   if (!EMAIL.test(email) || email.length > 254)
     throw new ApiError('emailInvalid', `The email "${email}" is not an address such as ann@example.com.`);
   const password = text('password');
@@ -105,7 +107,7 @@ function readSignup(body: Record<string, unknown>): { email: string; password: s
   const appName = text('appName');
   if ([...appName].length > 100)
     throw new ApiError('fieldTooLong', 'The field "appName" holds at most 100 characters.');
-  const nameProblem = appNameProblem(appName, 'The field "appName"');
+  const nameProblem = shownTextProblem(appName, 'The field "appName"');
   if (nameProblem !== undefined) throw new ApiError('fieldInvalid', nameProblem);
   return { email, password, appName };
 }

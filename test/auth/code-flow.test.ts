@@ -205,6 +205,16 @@ test("a mobile app's own scheme gets the code, as RFC 8252 §7.1 has it", async 
   assert.equal(location.searchParams.get('state'), 'st-123');
 });
 
+test('a redirect URI stored with a character a header cannot carry is sent %-encoded, not a failure', async (t) => {
+  const flow = await codeFlow(t);
+  // Registered before the dashboard refused such URIs.
+  await readOnlyPublicApp(flow, 'DDDDDDDDDDDDDDDDDDDDDD', 'https://app.example/a\u007fb');
+  const url = authorizeUrl(flow, { client_id: 'DDDDDDDDDDDDDDDDDDDDDD', redirect_uri: 'https://app.example/a\u007fb' });
+  const answer = await decide(flow, url, 'allow');
+  assert.equal(answer.statusCode, 302, answer.body);
+  assert.match(answer.headers.location as string, /^https:\/\/app\.example\/a%7Fb\?code=/);
+});
+
 test('a wrong method on /oauth2/authorize is a 400 page with Allow', async (t) => {
   const flow = await codeFlow(t);
   const answer = await flow.api.request({ method: 'PUT', url: '/oauth2/authorize', token: null });

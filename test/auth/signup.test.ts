@@ -71,6 +71,8 @@ test('sign-up errors are 400s in the API error shape', async (t) => {
     // A name that could read as another app's on the consent page.
     [{ ...SIGNUP, email: 'w@example.com', appName: 'Shelter \u202eppa' }, 3006],
     [{ ...SIGNUP, email: ['v@example.com', 'u@example.com'] }, 3006],
+    // Shown on the consent page to other accounts: no direction controls.
+    [{ ...SIGNUP, email: 'x980\u202emoc.elgoog@example.com' }, 3006],
   ];
   for (const [body, code] of cases) {
     const response = await api.request({

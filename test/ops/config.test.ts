@@ -205,6 +205,24 @@ test('a bad DATABASE_URL is named with its password masked (start-up lines reach
       },
     );
   }
+  // However malformed: no scheme, one slash, spaces before it, the password as a parameter.
+  for (const url of [
+    'postgres:/ann:s3cret@db.example.com/registry',
+    'ann:s3cret@db.example.com/registry',
+    ' postgres://ann:s3cret@db.example.com/registry',
+    'postgres://ann:s3:cret@db example.com/registry',
+    'postgres://db example.com/registry?user=ann&password=s3cret',
+  ]) {
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: url }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError, url);
+        assert.match(error.message, /DATABASE_URL must be/, url);
+        assert.doesNotMatch(error.message, /s3/, url);
+        return true;
+      },
+    );
+  }
 });
 
 test('a bad METRICS_TOKEN is refused without its value in the message (start-up lines reach logs)', () => {

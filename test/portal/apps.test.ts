@@ -74,6 +74,10 @@ test('a wrong field answers the dashboard with a clear message and keeps what wa
     [{ name: 'nul\u0000x' }, /The name contains the character U\+0000 at position 4, which XML cannot carry/],
     [{ name: 'x\uffff' }, /The name contains the character U\+FFFF/],
     [{ redirect_uris: 'https://app.example/\u0001' }, /The redirect URIs contain|The redirect URIs contains/],
+    // RFC 3986: visible ASCII only; a DEL or a direction mark in a Location header failed the consent's Allow (500).
+    [{ redirect_uris: 'https://app.example/a\u007fb' }, /has a character a URI cannot carry as it is/],
+    [{ redirect_uris: 'https://app.example/\u202eb' }, /has a character a URI cannot carry as it is/],
+    [{ redirect_uris: 'https://app.example/a b' }, /has a character a URI cannot carry as it is/],
     [{ name: 'Kennel \u202eppa' }, /The name contains U\+202E, a character that changes the direction of the text/],
   ];
   for (const [fields, message] of cases) {
