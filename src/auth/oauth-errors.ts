@@ -107,6 +107,11 @@ export function libraryDescription(name: string, message: string): string {
       'The authorization code is unknown, expired (a code lives 60 s), already used, or was issued to another ' +
       'client: send the user through /oauth2/authorize again for a new one.'
     );
+  if (name === 'invalid_grant' && /code verifier/i.test(message))
+    return (
+      "The code_verifier is not the one the authorization request's code_challenge was made from (its SHA-256, " +
+      'base64url, RFC 7636): the code is used up; send the user through /oauth2/authorize again with a new pair.'
+    );
   if (name === 'invalid_grant' && /refresh token/i.test(message))
     return (
       'The refresh token is unknown, expired, revoked, or already used (each use returns a new one, and the old ' +

@@ -24,6 +24,7 @@ test('a wrong code_verifier is invalid_grant, and the code is used up', async (t
   const wrong = await exchange(flow, code, `${VERIFIER}x`);
   assert.equal(wrong.statusCode, 400);
   assert.equal(wrong.json().error, 'invalid_grant');
+  assert.match(wrong.json().error_description, /^The code_verifier is not the one .*code_challenge was made from/);
   const again = await exchange(flow, code);
   assert.equal(again.statusCode, 400);
   assert.equal(again.json().error, 'invalid_grant');
