@@ -228,11 +228,11 @@ function variables(): Variable[] {
 const SECRETS: ReadonlySet<Variable> = new Set(['METRICS_TOKEN']);
 
 /**
- * A URL as the start-up line shows it: whatever could be its password hidden, however malformed the URL is (no scheme,
- * one slash, spaces before it): from the first colon of the user part to the last `@`, and a `password=` parameter.
- * Hiding the user's name too, in a URL too broken to tell, is the safe way to be wrong.
+ * A database URL as a start-up line or a log shows it: whatever could be its password hidden, however malformed the URL
+ * is (no scheme, one slash, spaces before it): from the first colon of the user part to the last `@`, and a
+ * `password=` parameter. Hiding the user's name too, in a URL too broken to tell, is the safe way to be wrong.
  */
-function maskedPassword(url: string): string {
+export function redactedUrl(url: string): string {
   const hidden = url.replace(/(password=)[^&#\s]*/gi, '$1***');
   const at = hidden.lastIndexOf('@');
   if (at < 0) return hidden;
@@ -246,7 +246,7 @@ function maskedPassword(url: string): string {
 function fault(name: Variable, value: string): string {
   const got = SECRETS.has(name)
     ? `a secret of ${[...value].length} characters (not shown)`
-    : `"${name === 'DATABASE_URL' ? maskedPassword(value) : value}"`;
+    : `"${name === 'DATABASE_URL' ? redactedUrl(value) : value}"`;
   return `${name} must be ${accepted(EnvSchema.properties[name])}, but it is ${got}.`;
 }
 

@@ -1,5 +1,5 @@
 // Chooses the storage backend from the configuration: PostgreSQL when DATABASE_URL is set, else embedded SQLite.
-import type { Config } from '../config.js';
+import { redactedUrl, type Config } from '../config.js';
 import { PostgresStorage } from './postgres/postgres-storage.js';
 import { SqliteStorage } from './sqlite/sqlite-storage.js';
 import type { Storage } from './storage.js';
@@ -29,7 +29,7 @@ async function openPostgres(
     await storage.close().catch(() => undefined);
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
     throw new Error(
-      `DATABASE_URL is set, but the PostgreSQL database at ${redacted(databaseUrl)} could not be opened and ` +
+      `DATABASE_URL is set, but the PostgreSQL database at ${redactedUrl(databaseUrl)} could not be opened and ` +
         `migrated: ${reason}. Check that the server is running, that the URL (host, port, database, user, ` +
         `password) is right and that the user may create tables, or unset DATABASE_URL to use the embedded SQLite ` +
         `database.`,
@@ -37,15 +37,4 @@ async function openPostgres(
     );
   }
   return storage;
-}
-
-/** The URL without its password, fit for a log line. */
-function redacted(databaseUrl: string): string {
-  try {
-    const url = new URL(databaseUrl);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return 'DATABASE_URL';
-  }
 }
