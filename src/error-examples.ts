@@ -83,7 +83,6 @@ export const errorExamples: Readonly<Record<ErrorName, ErrorExample>> = {
   },
   expectationUnsupported: {
     request: 'GET /v2/dogs',
-    headers: { Expect: 'ready' },
     raw: 'GET /v2/dogs HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nExpect: ready\r\n\r\n',
     message: 'The Expect header "ready" is not one the service meets: only 100-continue is. Remove the header.',
   },
@@ -100,7 +99,7 @@ export const errorExamples: Readonly<Record<ErrorName, ErrorExample>> = {
       'The request line does not start with an HTTP method the service knows. Use GET, POST, PUT or DELETE, in capitals.',
   },
   requestTargetInvalid: {
-    request: 'GET /v2/do gs',
+    request: 'GET /v2/do\\x7fgs',
     raw: 'GET /v2/do\x7fgs HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n',
     message:
       'The URL has characters that must be percent-encoded (non-ASCII letters, spaces, control characters): é is %C3%A9.',

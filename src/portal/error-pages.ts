@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { errorExamples } from '../error-examples.js';
-import { catalogueEntries, entryByCode } from '../errors.js';
+import { catalogueEntries } from '../errors.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { exampleSection } from './error-example-html.js';
 import { escapeHtml, page } from './html.js';
@@ -35,14 +35,27 @@ ${catalogueEntries()
     handler: async (request, reply) => sendPage(reply, page(frameOf(request, prefix), 'Error codes', index)),
   });
 
+  // Each code's body is the same for every request (the frame alone is per request): built once, here.
+  const bodies = new Map(
+    catalogueEntries().map((entry) => [
+      String(entry.code),
+      `<h1>Error ${entry.code}: ${escapeHtml(entry.title)}</h1>
+<p>HTTP status: <strong>${entry.status}</strong> (or 200 with <code>response_code</code> "${entry.status}" when <code>suppress_response_codes=true</code>).</p>
+<p>${escapeHtml(entry.explanation)}</p>
+<p>${entry.retryable ? 'The same request may succeed if you retry it later.' : 'Retrying the same request gives the same error: change the request as the message says.'}</p>
+${exampleSection(entry, errorExamples[entry.name], config)}
+<p><a href="${prefix}/errors">All error codes</a></p>`,
+    ]),
+  );
+
   routeEveryMethod(app, {
     url: '/errors/:code',
     method: ['GET'],
     wrongMethod,
     handler: async (request, reply) => {
       const { code } = request.params as { code: string };
-      const entry = /^\d+$/.test(code) ? entryByCode(Number(code)) : undefined;
-      if (!entry) {
+      const body = /^\d+$/.test(code) ? bodies.get(String(Number(code))) : undefined;
+      if (body === undefined) {
         return sendPage(
           reply,
           page(
@@ -54,19 +67,7 @@ ${catalogueEntries()
           404,
         );
       }
-      return sendPage(
-        reply,
-        page(
-          frameOf(request, prefix),
-          `Error ${entry.code}`,
-          `<h1>Error ${entry.code}: ${escapeHtml(entry.title)}</h1>
-<p>HTTP status: <strong>${entry.status}</strong> (or 200 with <code>response_code</code> "${entry.status}" when <code>suppress_response_codes=true</code>).</p>
-<p>${escapeHtml(entry.explanation)}</p>
-<p>${entry.retryable ? 'The same request may succeed if you retry it later.' : 'Retrying the same request gives the same error: change the request as the message says.'}</p>
-${exampleSection(entry, errorExamples[entry.name], config)}
-<p><a href="${prefix}/errors">All error codes</a></p>`,
-        ),
-      );
+      return sendPage(reply, page(frameOf(request, prefix), `Error ${Number(code)}`, body));
     },
   });
 }
