@@ -23,6 +23,8 @@ const READY_MS = 4000;
 class Proxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
+  /** Each connection's two sockets, for hush. */
+  private readonly pairs = new Set<readonly [net.Socket, net.Socket]>();
   port = 0;
   silent = false;
 
@@ -43,12 +45,29 @@ class Proxy {
         socket.on('error', () => socket.destroy());
       }
       client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
+      const pair = [client, upstream] as const;
+      this.pairs.add(pair);
+      client.on('close', () => (upstream.destroy(), this.pairs.delete(pair)));
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
     this.port = (server.address() as net.AddressInfo).port;
     this.server = server;
+  }
+
+  /**
+   * The network goes silent: the open connections stay open and carry nothing more either way (as in a partition,
+   * where nothing resets them), and new ones are accepted and answered with nothing.
+   */
+  hush(): void {
+    this.silent = true;
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      // Read and dropped.
+      client.resume();
+      upstream.resume();
+    }
   }
 
   async cut(): Promise<void> {
@@ -142,6 +161,57 @@ test(
     await proxy.cut();
     proxy.silent = false;
     await proxy.open();
+    service.child.kill('SIGTERM');
+    assert.deepEqual(await service.exited, { code: 0, signal: null });
+  },
+);
+
+test(
+  'PostgreSQL going silent under requests in flight: every request answers 9002 within the deadline; back: at once',
+  // Before the deadlines, a request on a silent connection waited for good.
+  { skip: skipWithoutPostgres, timeout: 60_000 },
+  async (t) => {
+    const { proxy, url } = await throughProxy(t);
+    const service = await startService(t, tempDataDir(t), { DATABASE_URL: url, PG_POOL_SIZE: '3' });
+    const auth = await authorize(service);
+    assert.equal((await request(service, { path: '/v2/dogs', headers: auth })).status, 200);
+    // Past the token cache's 4 s, so that each request needs the database for its token too.
+    await sleep(4500);
+
+    proxy.hush();
+    // More requests than connections: some wait on a connection whose statement gets no answer, the rest for a
+    // connection at all; a sign-up and a create each need a transaction.
+    const sent = [
+      ...Array.from({ length: 8 }, () => timed(() => request(service, { path: '/v2/dogs', headers: auth }))),
+      timed(() =>
+        request(service, {
+          method: 'POST',
+          path: '/v2/dogs',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: '{"name":"Rex"}',
+        }),
+      ),
+      timed(() =>
+        request(service, {
+          method: 'POST',
+          path: '/portal/signup',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          body: 'email=silent%40example.com&password=a+long+passphrase&appName=Silent',
+        }),
+      ),
+    ];
+    for (const answer of await Promise.all(sent)) {
+      assert.equal(answer.status, 500, answer.body);
+      assert.equal(JSON.parse(answer.body).code, 9002, answer.body);
+      assert.ok(answer.ms < PROMPT_MS, `a request while PostgreSQL was silent took ${Math.round(answer.ms)} ms`);
+    }
+
+    // Back, with the silent connections still open: the service closed them itself, so nothing waits on them.
+    proxy.silent = false;
+    const back = await timed(() => request(service, { path: '/v2/dogs', headers: auth }));
+    assert.equal(back.status, 200, back.body);
+    assert.ok(back.ms < PROMPT_MS, `the first request after PostgreSQL came back took ${Math.round(back.ms)} ms`);
+
     service.child.kill('SIGTERM');
     assert.deepEqual(await service.exited, { code: 0, signal: null });
   },

@@ -234,7 +234,7 @@ async function migratedAndSeeded(
   const { storage, database } = await createPostgresStorage();
   // The bulk load indexes its items through the service's own code. The test's own statements run on the same
   // connection, so each explained statement's parameters are sent as the service sends them.
-  const seeder = new Connection(database.url, { poolSize: 1 });
+  const seeder = new Connection(database.url, { poolSize: 1, deadlineMs: 0 });
   // "Right after the bulk load" means without statistics: autovacuum, which may wake at any moment of the test, must
   // not analyse some of the tables half-way (it did once, and a filter's plan then sorted its matches).
   const tables = await seeder.sql<Array<{ relname: string }>>`

@@ -3,6 +3,7 @@ import net from 'node:net';
 import postgres from 'postgres';
 import { defaultPgPoolSize } from '../../config.js';
 import { StorageError, type StorageErrorKind } from '../storage-error.js';
+import { Deadlines } from './deadlines.js';
 import { GroupCommit, type Write } from './group-commit.js';
 import { ReadBatcher } from './read-batch.js';
 
@@ -32,6 +33,11 @@ export interface Transaction extends Executor {
 const CLOSE_WAIT_SECONDS = 2;
 /** How long a connection may take to open (TCP, TLS, authentication) before the attempt fails. */
 const CONNECT_SECONDS = 5;
+/**
+ * How long an operation may wait for PostgreSQL (a connection included) before its request fails with 9002, and how
+ * long a connection may owe an answer in silence before it is closed (deadlines.ts).
+ */
+const ANSWER_DEADLINE_MS = 5000;
 /**
  * The wait (s) before the next attempt to connect after `failures` failed ones in a row: from 0.1 s, doubling, at most
  * 1 s, with jitter. The driver's own backoff grows to 20 s and only falls back once a connection opens, so after an
@@ -147,10 +153,10 @@ interface SocketTarget {
  * 16 to 35 ms. The driver then writes its startup message, which the socket holds until it is connected; a connection
  * error reaches the driver as its own would, and its connect_timeout still runs. Several hosts are tried in turn.
  */
-function noDelaySockets(): (target: SocketTarget) => net.Socket {
+function noDelaySockets(deadlines: Deadlines): (target: SocketTarget) => net.Socket {
   let next = 0;
   return ({ host, port, path }) => {
-    const socket = new net.Socket();
+    const socket = deadlines.watch(new net.Socket());
     socket.setNoDelay(true);
     if (path) return socket.connect(path);
     const at = next++ % host.length;
@@ -178,6 +184,8 @@ export class Connection implements Executor {
   private readonly namedStatements: number;
   /** After close, every query fails with the driver's CONNECTION_ENDED: the database is gone. */
   private closed = false;
+  /** Every operation answered or failed within ANSWER_DEADLINE_MS, and no socket left owing an answer in silence. */
+  readonly deadlines: Deadlines;
   /** Turns a rejected query's driver error into a StorageError (one function per connection, not one per query). */
   private readonly failed = (error: unknown): never => {
     throw postgresFailure(error, this.closed);
@@ -185,11 +193,10 @@ export class Connection implements Executor {
   /** Reads of one text made in the same event-loop turn, sent as one statement (read-batch.ts). */
   readonly batcher = new ReadBatcher(
     (sql, params) => this.rows(sql, params),
-    (sql) =>
-      this.sql
-        .unsafe(sql, [], NAMED)
-        .describe()
-        .then((described) => described.types, this.failed),
+    (sql) => {
+      const pending = this.sql.unsafe(sql, [], NAMED).describe();
+      return this.deadlines.bound(pending.then((described) => described.types, this.failed));
+    },
   );
 
   /** Writes that commit on their own, made in the same turn, committed in one transaction (group-commit.ts). */
@@ -202,8 +209,12 @@ export class Connection implements Executor {
    * `poolSize` is PG_POOL_SIZE: the pool opens connections as queries wait for one, up to that many; PostgreSQL's
    * own limit (max_connections) is shared by every node's pool.
    */
-  constructor(connectionString: string, { poolSize = defaultPgPoolSize(), namedStatements = NAMED_STATEMENTS } = {}) {
+  constructor(
+    connectionString: string,
+    { poolSize = defaultPgPoolSize(), namedStatements = NAMED_STATEMENTS, deadlineMs = ANSWER_DEADLINE_MS } = {},
+  ) {
     this.namedStatements = namedStatements;
+    this.deadlines = new Deadlines(deadlineMs);
     const options = {
       max: poolSize,
       connect_timeout: CONNECT_SECONDS,
@@ -219,15 +230,15 @@ export class Connection implements Executor {
       connection: { TimeZone: 'UTC', DateStyle: 'ISO', enable_memoize: 'off' },
       types: { timestamptz: TIMESTAMPTZ },
       // Not in the driver's types, though in its options (postgres/src/index.js).
-      socket: noDelaySockets(),
+      socket: noDelaySockets(this.deadlines),
     };
     this.sql = postgres(connectionString, options);
   }
 
-  rows = <Row extends unknown[] = unknown[]>(sql: string, params: readonly unknown[]): Promise<Row[]> =>
-    this.send(this.sql, sql, params)
-      .values()
-      .then(asRows<Row>, this.failed);
+  rows = <Row extends unknown[] = unknown[]>(sql: string, params: readonly unknown[]): Promise<Row[]> => {
+    const pending = this.send(this.sql, sql, params);
+    return this.deadlines.bound(pending.values().then(asRows<Row>, this.failed), cancelling(pending));
+  };
 
   /**
    * A read on the pool that may leave with the other reads of its text made in this turn of the event loop, as one
@@ -237,7 +248,8 @@ export class Connection implements Executor {
     this.batcher.read(sql, params) as Promise<Row[]>;
 
   run(sql: string, params: readonly unknown[]): Promise<number> {
-    return this.send(this.sql, sql, params).then(changed, this.failed);
+    const pending = this.send(this.sql, sql, params);
+    return this.deadlines.bound(pending.then(changed, this.failed), cancelling(pending));
   }
 
   /**
@@ -269,7 +281,17 @@ export class Connection implements Executor {
    * Runs `work` in one transaction (READ COMMITTED) and commits; a deadlock victim is run again. BEGIN and COMMIT are
    * pipelined with the work's statements, so a transaction whose statements need no answer is one round trip.
    */
-  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const run = { late: false };
+    return this.deadlines.bound(this.runTransaction(work, run), () => (run.late = true));
+  }
+
+  /**
+   * The transaction's attempts. Once it is late (its deadline passed: it has already failed), a connection the pool
+   * hands over only now is given back at once; work already started goes on until it ends, since its connection can
+   * only be released when its statements have answered.
+   */
+  private async runTransaction<T>(work: (tx: Transaction) => Promise<T>, run: { late: boolean }): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       let reserved: postgres.ReservedSql;
       try {
@@ -278,6 +300,10 @@ export class Connection implements Executor {
         reserved = await this.sql.reserve();
       } catch (error) {
         throw postgresFailure(error, this.closed);
+      }
+      if (run.late) {
+        reserved.release();
+        throw new StorageError('unavailable', { cause: new Error('a connection came after the deadline') });
       }
       const tx = new Pipelined(this, reserved);
       let kept = true;
@@ -304,6 +330,7 @@ export class Connection implements Executor {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.deadlines.stop();
     await this.sql.end({ timeout: CLOSE_WAIT_SECONDS });
   }
 
@@ -322,6 +349,17 @@ export class Connection implements Executor {
   get namedCount(): number {
     return this.named.size;
   }
+}
+
+/**
+ * What a late statement undoes (deadlines.ts): one still queued for a connection leaves the queue (the driver's cancel
+ * of a query it has not sent, which has no `state` yet). One already sent is left to the socket's watch: a cancel
+ * request names the server process, not the statement, and could cancel the next statement of that connection.
+ */
+function cancelling(pending: { cancel(): unknown }): () => void {
+  return () => {
+    if ((pending as { state?: unknown }).state === undefined) void Promise.resolve(pending.cancel()).catch(() => {});
+  };
 }
 
 const yes = (): boolean => true;

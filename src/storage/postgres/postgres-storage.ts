@@ -190,8 +190,9 @@ export class PostgresStorage implements Storage {
     return this.db.queryCount;
   }
 
+  /** Migrations may wait for another node's lock and build indexes for minutes: no deadline (deadlines.ts). */
   migrate(): Promise<void> {
-    return runMigrations(this.db);
+    return this.db.deadlines.unwatched(() => runMigrations(this.db));
   }
 
   async ping(): Promise<void> {
