@@ -47,17 +47,23 @@ export async function authenticateClient(
 }
 
 /**
- * A public client (no secret) that sent its client_id alone, without Basic; anything else goes on to the credentials'
- * checks (a confidential client's id without its secret is invalid_client there).
+ * A public client (no secret) that sent its client_id alone: in the body, or as Basic with an empty secret (what
+ * `curl -u id:` sends). Anything else goes on to the credentials' checks (a confidential client's id without its
+ * secret is invalid_client there).
  */
 async function presentedPublicClient(
   store: AuthStore,
   authorization: string | undefined,
   body: Readonly<Record<string, unknown>>,
 ): Promise<Client | undefined> {
-  if (authorization !== undefined && /^basic(\s|$)/i.test(authorization)) return undefined;
-  const id = body.client_id;
-  if (typeof id !== 'string' || !ID_PATTERN.test(id) || (body.client_secret ?? '') !== '') return undefined;
+  if ((body.client_secret ?? '') !== '') return undefined;
+  let id = body.client_id;
+  if (authorization !== undefined && /^basic(\s|$)/i.test(authorization)) {
+    const basic = basicCredentials(authorization);
+    if (!basic || basic.secret !== '' || (id !== undefined && id !== basic.id)) return undefined;
+    id = basic.id;
+  }
+  if (typeof id !== 'string' || !ID_PATTERN.test(id)) return undefined;
   const client = await store.findClient(id);
   return client?.type === 'public' ? client : undefined;
 }
@@ -89,6 +95,12 @@ function presentedCredentials(
       return new InvalidRequest(
         'client_id in the body names another client than the Authorization header: send one client id.',
       );
+    if (basic.secret === '')
+      return new InvalidClient(
+        'The Basic credentials carry no secret. A confidential client sends its secret; a public client (one ' +
+          'without a secret) names itself this way only for authorization_code and refresh_token.',
+        true,
+      );
     return basic;
   }
   if (bodyId === undefined && bodySecret === undefined) {
@@ -119,7 +131,8 @@ function bodyParameter(body: Readonly<Record<string, unknown>>, name: string): s
 
 /**
  * The id and secret of a Basic header, form-decoded as RFC 6749 §2.3.1 requires (clients such as
- * oauth4webapi encode even "-" and "_"); undefined when the header has no colon or an empty part.
+ * oauth4webapi encode even "-" and "_"); undefined when the header has no colon or an empty id. The secret may be
+ * empty (a public client).
  */
 function basicCredentials(authorization: string): Credentials | undefined {
   const match = /^basic\s+(\S+)$/i.exec(authorization);
@@ -129,7 +142,7 @@ function basicCredentials(authorization: string): Credentials | undefined {
   if (colon === -1) return undefined;
   const id = formDecoded(decoded.slice(0, colon));
   const secret = formDecoded(decoded.slice(colon + 1));
-  return id === '' || secret === '' ? undefined : { id, secret, basic: true };
+  return id === '' ? undefined : { id, secret, basic: true };
 }
 
 /** A client that does not form-encode sends its text as it is; our ids and secrets hold no `%` or `+`. */

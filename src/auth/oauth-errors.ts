@@ -95,13 +95,32 @@ export type OAuthFailure =
  * service says things: what is wrong and what to do. Others (ours, passed through it) stay as they are.
  */
 export function libraryDescription(name: string, message: string): string {
-  if (name === 'invalid_scope')
-    return message.includes('extra scopes')
-      ? // A refresh may narrow the consent's scopes, never widen them (RFC 6749 §6), whatever else the client holds.
+  if (name === 'invalid_scope') {
+    // A refresh may narrow the consent's scopes, never widen them (RFC 6749 §6), whatever else the client holds.
+    if (message.includes('extra scopes'))
+      return (
         'A scope asked for was not granted by the consent this refresh token comes from: ask for some of the ' +
-          "scopes it granted (the token answer's scope), or leave scope out to keep them all."
-      : 'A scope asked for is not one this client holds, or is malformed: ask for some of its scopes (read, ' +
-          'write), space-separated, or leave scope out to get them all.';
+        "scopes it granted (the token answer's scope), or leave scope out to keep them all."
+      );
+    // The library's check of the parameter's characters; a scope the client lacks is named by validateScope.
+    if (message.includes('Invalid parameter'))
+      return (
+        'The scope parameter is malformed: scopes are words of printable ASCII without quotes or backslashes ' +
+        '(RFC 6749 section 3.3), separated by single spaces, such as "read write".'
+      );
+  }
+  if (name === 'invalid_request' && message.includes('"plain" is not allowed'))
+    return (
+      'code_challenge_method must be S256: send the base64url SHA-256 of your code_verifier as code_challenge ' +
+      '(RFC 7636 section 4.2). The plain method, which sends the verifier itself, is not accepted.'
+    );
+  if (name === 'unsupported_response_type')
+    return (
+      'response_type must be code: this server offers the authorization code flow with PKCE only. The implicit ' +
+      'flow (response_type=token) is not offered: exchange the code at /oauth2/token instead.'
+    );
+  if (name === 'access_denied')
+    return "The user declined this app's request for access on the consent page: no code was issued.";
   if (name === 'invalid_grant' && /authorization code/i.test(message))
     return (
       'The authorization code is unknown, expired (a code lives 60 s), already used, or was issued to another ' +

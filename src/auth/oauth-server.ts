@@ -63,12 +63,19 @@ function missingCodeParameter(body: Readonly<Record<string, unknown>>): InvalidR
 }
 
 /**
- * A client gets every scope it holds unless it asks for fewer; asking for one it lacks is invalid_scope. A scope asked
- * twice (`read read`) is granted, and shown on the consent page, once.
+ * A client gets every scope it holds unless it asks for fewer; asking for one it lacks is invalid_scope, which names
+ * it. A scope asked twice (`read read`) is granted, and shown on the consent page, once.
  */
 export async function validateScope(_user: unknown, client: ModelClient, scope?: string[]) {
   const asked = scope && scope.length > 0 ? [...new Set(scope)] : [...client.scopes];
-  return asked.every((name) => client.scopes.includes(name)) ? asked : false;
+  const lacking = asked.filter((name) => !client.scopes.includes(name));
+  if (lacking.length === 0) return asked;
+  // The library checks that each scope is printable ASCII without " and \ (RFC 6749 §3.3), so it can be quoted.
+  const named = lacking.map((name) => name.slice(0, 40)).join(' ');
+  throw new OAuth2Server.InvalidScopeError(
+    `This client does not hold the scope ${named}: ask for some of the scopes it holds (${client.scopes.join(' ')}), ` +
+      'space-separated, or leave scope out to get them all.',
+  );
 }
 
 interface IssuedToken {

@@ -199,6 +199,29 @@ test('a public client exchanges with its client_id and no secret; client_credent
   assert.equal(withSecret.json().error, 'invalid_client');
 });
 
+test('a public client may name itself as Basic with an empty secret (curl -u id:), for its grants only', async (t) => {
+  const flow = await codeFlow(t, 'public');
+  const emptySecret = { authorization: `Basic ${Buffer.from(`${flow.clientId}:`).toString('base64')}` };
+  const send = (form: Record<string, string>) =>
+    flow.api.request({ method: 'POST', url: '/oauth2/token', headers: emptySecret, token: null, form });
+  const code = await codeOf(flow);
+  const tokens = await send({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: VERIFIER,
+  });
+  assert.equal(tokens.statusCode, 200, tokens.body);
+  assert.equal(await works(flow, tokens.json().access_token), true);
+  const credentials = await send({ grant_type: 'client_credentials' });
+  assert.equal(credentials.statusCode, 400);
+  assert.equal(credentials.json().error, 'unauthorized_client');
+  // Another client's id in the body is not this Basic's.
+  const mixed = await send({ grant_type: 'client_credentials', client_id: 'AAAAAAAAAAAAAAAAAAAAAA' });
+  assert.equal(mixed.statusCode, 400);
+  assert.equal(mixed.json().error, 'invalid_request');
+});
+
 test('a confidential client must authenticate to exchange a code; another client cannot use it', async (t) => {
   const flow = await codeFlow(t);
   const code = await codeOf(flow);

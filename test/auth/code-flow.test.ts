@@ -85,6 +85,10 @@ test('deny redirects access_denied with the state; no code is made', async (t) =
   const location = new URL(answer.headers.location as string);
   assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
   assert.equal(location.searchParams.get('error'), 'access_denied');
+  assert.equal(
+    location.searchParams.get('error_description'),
+    "The user declined this app's request for access on the consent page: no code was issued.",
+  );
   assert.equal(location.searchParams.get('state'), 'st-123');
   assert.equal(location.searchParams.get('code'), null);
 });
@@ -138,14 +142,16 @@ test('a scope asked twice is shown once on the consent page, and granted once', 
 
 test('every other error is redirected with error and state (RFC 6749 §4.1.2.1)', async (t) => {
   const flow = await codeFlow(t);
-  const cases: Array<[Record<string, string | undefined>, string]> = [
-    [{ code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
-    [{ code_challenge_method: 'plain' }, 'invalid_request'],
-    [{ code_challenge_method: undefined }, 'invalid_request'],
-    [{ scope: 'admin' }, 'invalid_scope'],
-    [{ response_type: 'token' }, 'unsupported_response_type'],
+  // Each with the start of its description: what is wrong, said as the service says it, not the library's words.
+  const cases: Array<[Record<string, string | undefined>, string, RegExp]> = [
+    [{ code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request', /^PKCE is required/],
+    [{ code_challenge_method: 'plain' }, 'invalid_request', /^code_challenge_method must be S256: /],
+    [{ code_challenge_method: undefined }, 'invalid_request', /^PKCE is required/],
+    [{ scope: 'admin' }, 'invalid_scope', /^This client does not hold the scope admin: .* \(read write\)/],
+    [{ scope: 're"ad' }, 'invalid_scope', /^The scope parameter is malformed/],
+    [{ response_type: 'token' }, 'unsupported_response_type', /^response_type must be code: /],
   ];
-  for (const [overrides, error] of cases) {
+  for (const [overrides, error, description] of cases) {
     for (const send of ['GET', 'POST'] as const) {
       const url = authorizeUrl(flow, overrides);
       const answer =
@@ -160,6 +166,7 @@ test('every other error is redirected with error and state (RFC 6749 §4.1.2.1)'
       assert.equal(location.searchParams.get('code'), null);
       // RFC 6749 §4.1.2.1: the description is printable ASCII without " and \, even where it quotes the request.
       assert.match(location.searchParams.get('error_description') ?? '', /^[\x20\x21\x23-\x5B\x5D-\x7E]+$/);
+      assert.match(location.searchParams.get('error_description') ?? '', description, JSON.stringify(overrides));
     }
   }
 });
@@ -190,7 +197,11 @@ test('a scope the app was not given is invalid_scope; a redirect URI with a quer
   const location = new URL(answer.headers.location as string);
   assert.equal(location.searchParams.get('keep'), '1');
   assert.equal(location.searchParams.get('error'), 'invalid_scope');
-  assert.match(location.searchParams.get('error_description') ?? '', /^A scope asked for is not one this client holds/);
+  assert.equal(
+    location.searchParams.get('error_description'),
+    'This client does not hold the scope write: ask for some of the scopes it holds (read), space-separated, or ' +
+      'leave scope out to get them all.',
+  );
 });
 
 test("a mobile app's own scheme gets the code, as RFC 8252 §7.1 has it", async (t) => {

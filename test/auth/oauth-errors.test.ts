@@ -27,6 +27,9 @@ test('client authentication fails alike at all three endpoints: invalid_client, 
       const triedBasic = headers.authorization !== undefined;
       assertOAuthError(await post(api, url, form, headers), 401, 'invalid_client', `${url}, ${what}`, triedBasic);
     }
+    // A confidential client's Basic without its secret is well-formed Basic: the answer says what is missing.
+    const noSecret = await post(api, url, rest, basic(clientId, ''));
+    assert.match(noSecret.json().error_description, /^The Basic credentials carry no secret\. /);
   }
 });
 
@@ -108,6 +111,11 @@ test('the token endpoint tells an unknown grant type (unsupported_grant_type) fr
   ];
   for (const [what, form, error] of cases)
     assertOAuthError(await post(api, '/oauth2/token', form, credentials), 400, error, what);
+  // invalid_scope names the scope the client lacks, or says the parameter is malformed.
+  const lacking = await post(api, '/oauth2/token', 'grant_type=client_credentials&scope=read%20admin', credentials);
+  assert.match(lacking.json().error_description, /^This client does not hold the scope admin: .*\(read write\)/);
+  const malformed = await post(api, '/oauth2/token', 'grant_type=client_credentials&scope=%22read%22', credentials);
+  assert.match(malformed.json().error_description, /^The scope parameter is malformed: /);
   // Authentication comes first: a client that fails it learns nothing about grants.
   assertOAuthError(
     await post(api, '/oauth2/token', 'grant_type=telepathy', basic(clientId, 'wrong')),
