@@ -49,7 +49,9 @@ async function expandAssociations(
   for (const { name, selection: nested } of selection.associations) {
     const association = def.associations[name]!;
     const target = resourceByName(association.target)!;
-    const children: Item[] = [];
+    // An item related to several of `items` (the owner of two dogs on the page) is one object, found and expanded
+    // once: expanded once per dog that reaches it, `owner(dogs(owner(dogs)))` multiplied at each level.
+    const children = new Set<Item>();
     if (association.kind === 'one') {
       const keys = [
         ...new Set(items.map((item) => item[association.field]).filter((id): id is string => typeof id === 'string')),
@@ -59,21 +61,17 @@ async function expandAssociations(
         const key = item[association.field];
         const found = (typeof key === 'string' && related.get(key)?.[0]) || null;
         attach(item, name, found);
-        if (found) children.push(found);
+        if (found) children.add(found);
       }
     } else {
-      const related = await storage.fetchRelated(
-        association,
-        scope,
-        items.map((item) => item.id!),
-        NESTED_LIMIT,
-      );
+      const keys = [...new Set(items.map((item) => item.id!))];
+      const related = await storage.fetchRelated(association, scope, keys, NESTED_LIMIT);
       for (const item of items) {
         const list = related.get(item.id!) ?? [];
         attach(item, name, list);
-        children.push(...list);
+        for (const child of list) children.add(child);
       }
     }
-    await expand(storage, target, scope, children, nested);
+    await expand(storage, target, scope, [...children], nested);
   }
 }

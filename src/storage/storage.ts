@@ -152,7 +152,8 @@ export interface Storage {
   /**
    * The items an association reaches from several items at once, in creation order and at most
    * `limitPerKey` per key: keyed by the parent's id (`many`) or by the target's id (`one`, whose
-   * keys are the parents' ref values). One query, however many parents.
+   * keys are the parents' ref values). One query, however many parents. Each key is given once (plan/expand.ts):
+   * a key given twice is read twice.
    */
   fetchRelated(
     association: AssociationDef,

@@ -161,6 +161,26 @@ test('a nested array holds the first 100 associated items in creation order, for
   assert.equal(page[1].owner.dogs[99].dog.name, 'bo99');
 });
 
+test('an item that several items on the page reach is in each of their nested arrays once, at every depth', async (t) => {
+  const api = await build(t);
+  const ann = await create(api, 'owners', { name: 'Ann' });
+  const chow = await create(api, 'foods', { name: 'Chow' });
+  for (const name of ['Rex', 'Max', 'Bo']) await create(api, 'dogs', { name, ownerId: ann.id, foodIds: [chow.id] });
+  type Dog = { dog: { name: string; owner: { dogs: Dog[] } } };
+  const names = (dogs: Dog[]) => dogs.map((entry) => entry.dog.name);
+  // Three dogs reach Ann: her dogs are read for Ann once, not once per dog (PostgreSQL repeated them).
+  const page = (await api.request({ url: '/v2/dogs?fields=name,owner(name,dogs(name))' })).json().dogs as Dog[];
+  for (const entry of page) assert.deepEqual(names(entry.dog.owner.dogs), ['Rex', 'Max', 'Bo']);
+  const deep = await api.request({ url: '/v2/dogs?fields=owner(dogs(owner(dogs(name))))&limit=2' });
+  assert.equal(deep.statusCode, 200);
+  for (const entry of deep.json().dogs as Dog[])
+    for (const dog of entry.dog.owner.dogs) assert.deepEqual(names(dog.dog.owner.dogs), ['Rex', 'Max', 'Bo']);
+  // Many to many: Chow's dogs, reached from three dogs.
+  const foods = await api.request({ url: '/v2/dogs?fields=foods(name,dogs(name))' });
+  for (const entry of foods.json().dogs as Array<{ dog: { foods: Array<{ food: { dogs: Dog[] } }> } }>)
+    assert.deepEqual(names(entry.dog.foods[0]!.food.dogs), ['Rex', 'Max', 'Bo']);
+});
+
 test('loading associations is batched: a page of owners with dogs(foods) takes the same number of queries for 2 or 10 owners', async (t) => {
   async function queriesFor(owners: number): Promise<number> {
     const api = await build(t);
