@@ -1,6 +1,7 @@
 // Parses the query parameters of reads: limit, offset, filters, sort, q, and the accepted-parameter check.
 import { ApiError } from '../errors.js';
 import { sortableFields, type ResourceDef } from '../resources/definition.js';
+import { lowerCase } from './lower-case.js';
 import { checkXmlText } from './xml-text.js';
 
 export type QueryParams = Readonly<Record<string, string | string[] | undefined>>;
@@ -118,7 +119,7 @@ export function parseFilters(def: ResourceDef, params: QueryParams): Filter[] {
     if (raw === undefined) continue;
     const values = raw
       .split(',')
-      .map((value) => value.trim().toLowerCase())
+      .map((value) => lowerCase(value.trim()))
       .filter((value) => value !== '');
     if (values.length === 0) {
       throw new ApiError(

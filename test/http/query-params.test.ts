@@ -97,6 +97,24 @@ test('filters match case-insensitively, take comma-separated alternatives, and c
   assert.deepEqual(await names(api, '/v1/dogs?color=bro'), []);
 });
 
+test('a stored value always matches itself: Σ at the end of a word and İ lower-case as PostgreSQL does', async (t) => {
+  const api = await build(t);
+  await createDog(api, { name: 'İ', furColor: 'ΟΔΟΣ', location: 'İstanbul' });
+  await createDog(api, { name: 'i\u0307', furColor: 'οδοσ' });
+  await createDog(api, { name: 'i', furColor: 'ΣΑΣ' });
+  await createDog(api, { name: 'I', furColor: 'İvory' });
+  // Each character's simple lower case (query/lower-case.ts): ΟΔΟΣ is οδοσ, İ is i, on SQLite as on PostgreSQL.
+  assert.deepEqual(await names(api, '/v2/dogs?color=%CE%9F%CE%94%CE%9F%CE%A3'), ['İ', 'i\u0307']);
+  assert.deepEqual(await names(api, '/v2/dogs?color=%CF%83%CE%B1%CF%83'), ['i']);
+  assert.deepEqual(await names(api, '/v2/dogs?color=%C4%B0vory'), ['I']);
+  assert.deepEqual(await names(api, '/v2/dogs?color=ivory'), ['I']);
+  assert.deepEqual(await names(api, '/v2/dogs?location=%C4%B0STANBUL'), ['İ']);
+  const count = await api.request({ url: '/v2/dogs/count?color=%CE%9F%CE%94%CE%9F%CE%A3' });
+  assert.equal(count.json().count, 2);
+  // Sorted by that lower case, code point by code point, ties in creation order: İ, i and I are all i.
+  assert.deepEqual(await names(api, '/v2/dogs?sort=name'), ['İ', 'i', 'I', 'i\u0307']);
+});
+
 test('a filter of several values pages through their union in creation order, each item once', async (t) => {
   const api = await build(t);
   for (const [name, furColor] of [

@@ -310,4 +310,14 @@ export const migrations: ReadonlyArray<{ version: number; description: string; s
     // they were read under. A row written before counts as one write.
     sql: `ALTER TABLE resource_counts ADD COLUMN writes INTEGER NOT NULL DEFAULT 1;`,
   },
+  {
+    version: 13,
+    description: 'the indexes of case-insensitive filters and sorts rebuilt for ci() as PostgreSQL lower-cases',
+    // query/lower-case.ts: ci() was JavaScript's toLowerCase, whose final sigma and İ differ from PostgreSQL's lower();
+    // an index holds ci() of each row as it was written, so each index on ci() is built again.
+    sql: `${COUNTED.map((table) => `REINDEX ${table}_name_order;`).join(' ')}
+      REINDEX dogs_fur_color; REINDEX dogs_location; REINDEX owners_location; REINDEX veterinarians_clinic;
+      REINDEX veterinarians_location; REINDEX foods_brand; REINDEX dogs_adoptable_fur_color;
+      REINDEX dogs_adoptable_location;`,
+  },
 ];

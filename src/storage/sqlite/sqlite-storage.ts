@@ -1,4 +1,5 @@
 // The embedded backend: SQLite through better-sqlite3, WAL journal, prepared statements cached by SQL text.
+import { lowerCase } from '../../query/lower-case.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -117,7 +118,7 @@ export class SqliteStorage implements Storage {
     this.sessions = new SqliteSessionStore(this.statements, this.writes);
     this.grants = new SqliteGrantStore(this.statements, this.writes);
     this.db.function('ci', { deterministic: true }, (value: unknown) =>
-      typeof value === 'string' ? value.toLowerCase() : value,
+      typeof value === 'string' ? lowerCase(value) : value,
     );
   }
 
