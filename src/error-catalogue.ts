@@ -233,6 +233,17 @@ export const catalogue = {
       'character other than tab, line feed and carriage return (NUL included), U+FFFE, U+FFFF or an unpaired ' +
       'surrogate. The message names the parameter or field and the character; remove it and send the request again.',
   },
+  answerTooLarge: {
+    code: 2011,
+    status: 400,
+    title: 'Answer too large',
+    explanation:
+      'A fields selection would write more than 100,000 nested items in one answer. A nested array is written again ' +
+      'under every item that reaches it, so four levels of 100 can reach millions: ' +
+      "dogs?limit=100&fields=owner(dogs(owner(dogs(name)))) writes each owner's dogs once per dog of the page, and " +
+      "their owner's again under each of those. Select fewer levels, ask for a smaller limit, or page through a " +
+      'nested path such as /owners/<id>/dogs.',
+  },
   bodyMalformed: {
     code: 3000,
     status: 400,

@@ -175,6 +175,12 @@ export const errorExamples: Readonly<Record<ErrorName, ErrorExample>> = {
     message:
       'The field "name" contains the character U+0000 at position 4, which XML cannot carry. Remove it: control characters other than tab, line feed and carriage return, U+FFFE, U+FFFF and unpaired surrogates are refused.',
   },
+  answerTooLarge: {
+    situation: 'The reader had an owner with 100 dogs.',
+    request: 'GET /v2/dogs?limit=100&fields=owner(dogs(owner(dogs(name))))',
+    message:
+      'This fields selection would write more than 100,000 nested items in one answer: a nested array is written again under every item that reaches it. Select fewer levels, ask for a smaller limit, or page through a nested path such as /owners/<id>/dogs.',
+  },
   bodyMalformed: {
     request: 'POST /v2/dogs',
     headers: JSON_BODY,

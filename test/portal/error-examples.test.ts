@@ -10,7 +10,7 @@ import { errorExamples, type ErrorExample } from '../../src/error-examples.js';
 import type { JsonPage } from '../../src/storage/storage.js';
 import type { IdempotencyClaim } from '../../src/storage/storage.js';
 import { SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
-import { BASE, build, createDog, type TestApp } from '../helper.js';
+import { BASE, build, createDog, createItem, type TestApp } from '../helper.js';
 import { sendRaw } from '../http/raw-socket.js';
 
 interface Answer {
@@ -154,6 +154,10 @@ async function inSituation(t: TestContext, name: ErrorName): Promise<void> {
   const api = await build(t, {}, storage);
   const filled = await placeholders(api);
   if (name === 'databaseUnavailable') await api.storage.close();
+  if (name === 'answerTooLarge') {
+    const owner = await createItem(api, 'owners', { name: 'Ann' });
+    for (let dog = 0; dog < 100; dog += 1) await createDog(api, { name: `Dog ${dog}`, ownerId: String(owner.id) });
+  }
   const answer =
     name === 'shuttingDown' ? await whileClosing(api) : await send(api, { ...example, situation: undefined }, filled);
   check(name, example, answer, filled);

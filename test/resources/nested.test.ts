@@ -181,6 +181,26 @@ test('an item that several items on the page reach is in each of their nested ar
     assert.deepEqual(names(entry.dog.foods[0]!.food.dogs), ['Rex', 'Max', 'Bo']);
 });
 
+test('an answer holds at most 100,000 nested items as written: past that the selection is a 400 (2011)', async (t) => {
+  const api = await build(t);
+  const ann = await create(api, 'owners', { name: 'Ann' });
+  for (let i = 0; i < 100; i += 1) await create(api, 'dogs', { name: `dog${i}`, ownerId: ann.id });
+  // 100 owners and 100 × 100 dogs written: 10,100.
+  const wide = await api.request({ url: '/v2/dogs?limit=100&fields=name,owner(dogs(name))' });
+  assert.equal(wide.statusCode, 200);
+  const page = wide.json().dogs as Array<{ dog: { owner: { dogs: unknown[] } } }>;
+  assert.equal(page.length, 100);
+  assert.ok(page.every((entry) => entry.dog.owner.dogs.length === 100));
+  // Two levels more: 10,000 owners again, and a million dogs under them.
+  const deep = await api.request({ url: '/v2/dogs?limit=100&fields=owner(dogs(owner(dogs(name))))' });
+  assert.equal(deep.statusCode, 400);
+  assert.equal(deep.json().code, 2011);
+  assert.match(deep.json().message, /more than 100,000 nested items/);
+  // The same selection over fewer dogs is within the cap.
+  const few = await api.request({ url: '/v2/dogs?limit=5&fields=owner(dogs(owner(dogs(name))))' });
+  assert.equal(few.statusCode, 200);
+});
+
 test('loading associations is batched: a page of owners with dogs(foods) takes the same number of queries for 2 or 10 owners', async (t) => {
   async function queriesFor(owners: number): Promise<number> {
     const api = await build(t);
