@@ -13,7 +13,7 @@ const NESTED_LIMIT = 100;
  * items is written under each. Four levels of 100 reach 100 million (`dogs?limit=100&fields=owner(dogs(owner(dogs)))`
  * of one owner's dogs wrote 25 MB and took 234 MB); the cap leaves every selection of real use, and such one a 400.
  */
-export const NESTED_ANSWER_MOST = 100_000;
+const NESTED_ANSWER_MOST = 100_000;
 
 const RELATED = Symbol('related');
 
