@@ -10,8 +10,9 @@ const NESTED_LIMIT = 100;
 
 /**
  * The most nested items one answer may hold, counted as written: an item that a nested array reaches from several
- * items is written under each. Four levels of 100 reach 100 million (`dogs?limit=100&fields=owner(dogs(owner(dogs)))`
- * of one owner's dogs wrote 25 MB and took 234 MB): the cap leaves every selection of real use, and makes that one a 400.
+ * items is written under each. Four levels of 100 reach 100 million: `dogs?limit=100&fields=owner(dogs(owner(dogs)))`
+ * over one owner's dogs wrote 25 MB and took 234 MB. The cap leaves every selection of real use, and makes that one a
+ * 400.
  */
 const NESTED_ANSWER_MOST = 100_000;
 
