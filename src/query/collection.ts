@@ -111,20 +111,37 @@ export function parseOffset(params: QueryParams): number {
   return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
 }
 
+/**
+ * The most alternatives one filter takes. Each is an index range read on its own (a page merges their first items):
+ * thousands of them in a URL cost the database a read each, on /adoptions without a token too.
+ */
+const FILTER_VALUES_MOST = 20;
+
 /** The resource's filters present in `params`; enum fields check their values. */
 export function parseFilters(def: ResourceDef, params: QueryParams): Filter[] {
   const filters: Filter[] = [];
   for (const [param, field] of Object.entries(def.filters)) {
     const raw = single(params, param, true);
     if (raw === undefined) continue;
-    const values = raw
-      .split(',')
-      .map((value) => lowerCase(value.trim()))
-      .filter((value) => value !== '');
+    const values = [
+      ...new Set(
+        raw
+          .split(',')
+          .map((value) => lowerCase(value.trim()))
+          .filter((value) => value !== ''),
+      ),
+    ];
     if (values.length === 0) {
       throw new ApiError(
         'filterInvalid',
         `The filter ${param} is empty. Give one value, or several separated by commas, or leave it out.`,
+      );
+    }
+    if (values.length > FILTER_VALUES_MOST) {
+      throw new ApiError(
+        'filterInvalid',
+        `The filter ${param} has ${values.length} different values; the most is ${FILTER_VALUES_MOST}. Ask for ` +
+          'fewer at a time, or leave the filter out.',
       );
     }
     const allowed = def.fields[field]?.values;

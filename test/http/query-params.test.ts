@@ -143,6 +143,26 @@ test('an invalid state filter is a 400 listing the states', async (t) => {
   assert.match(response.json().message, /registered, adoptable, adopted, lost/);
 });
 
+test('a filter takes at most 20 different values, repeats counted once, on every list and /adoptions', async (t) => {
+  const api = await build(t);
+  await createDog(api, { name: 'Rex', furColor: 'c20', state: 'adoptable' });
+  const twenty = Array.from({ length: 20 }, (_, at) => `c${at + 1}`).join(',');
+  assert.deepEqual(await names(api, `/v2/dogs?color=${twenty},c20,C1`), ['Rex']);
+  for (const url of [
+    `/v2/dogs?color=${twenty},c21`,
+    `/v2/dogs/count?color=${twenty},c21`,
+    `/v2/adoptions?color=${twenty},c21`,
+  ]) {
+    const response = await api.request({ url, token: url.includes('adoptions') ? null : undefined });
+    assert.equal(response.statusCode, 400, url);
+    assert.equal(response.json().code, 2005);
+    assert.equal(
+      response.json().message,
+      'The filter color has 21 different values; the most is 20. Ask for fewer at a time, or leave the filter out.',
+    );
+  }
+});
+
 test('an unknown query parameter is a 400 naming it and listing the accepted ones', async (t) => {
   const api = await build(t);
   const dog = await createDog(api, { name: 'Rex' });
