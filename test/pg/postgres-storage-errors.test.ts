@@ -191,3 +191,32 @@ test(
     assert.deepEqual([...(await db.transaction((tx) => tx.rows('SELECT 2::int', [])))], [[2]]);
   },
 );
+
+test(
+  "a statement past its operation's deadline fails it as unavailable at once, and the server cancels it a second later",
+  { skip },
+  async (t) => {
+    const database = await createDatabase();
+    const db = new Connection(database.url, { poolSize: 1, deadlineMs: 300 });
+    const admin = new Connection(database.url, { poolSize: 1 });
+    t.after(async () => {
+      await db.close();
+      await admin.close();
+      await database.drop();
+    });
+    const started = performance.now();
+    const failure = await db.rows('SELECT pg_sleep(30)', []).catch((error: unknown) => error);
+    assert.ok(failure instanceof StorageError && failure.kind === 'unavailable', String(failure));
+    assert.ok(performance.now() - started < 1500, `failed after ${Math.round(performance.now() - started)} ms`);
+    const running = () =>
+      admin.rows<[string]>(
+        `SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)' AND state = 'active'`,
+        [],
+      );
+    assert.equal(Number((await running())[0]![0]), 1, 'the statement runs on past the deadline');
+    // statement_timeout is the deadline and a second: the server ends it, and the connection takes the next one.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(Number((await running())[0]![0]), 0, 'the server cancelled the statement');
+    assert.deepEqual([...(await db.rows<[number]>('SELECT 1', []))], [[1]]);
+  },
+);

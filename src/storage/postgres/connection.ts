@@ -63,6 +63,7 @@ const SQLSTATE_FAILURES: Readonly<Record<string, StorageErrorKind>> = {
   '40001': 'busy',
   '40P01': 'busy', // serialization failure, deadlock: still failing after ATTEMPTS runs
   '55P03': 'busy', // lock not available
+  '57014': 'busy', // canceled: statement_timeout (a statement past its operation's deadline)
 };
 
 /** Socket errors of a connection that could not be made or broke. */
@@ -227,7 +228,14 @@ export class Connection implements Executor {
       // Timestamps as the text rfc3339 reads: ISO dates, in UTC whatever the server's or the database's default.
       // Memoize caches an item looked up by seq in case the next key asks for it again; a search's keys never do, and
       // for the range of `q=rex` the cache (its every row a miss) was a fifth of the statement.
-      connection: { TimeZone: 'UTC', DateStyle: 'ISO', enable_memoize: 'off' },
+      // statement_timeout: a statement still running a second after its operation's deadline (deadlines.ts), whose
+      // request has had its 9002, is cancelled by the server instead of running on for nobody (migrations lift it).
+      connection: {
+        TimeZone: 'UTC',
+        DateStyle: 'ISO',
+        enable_memoize: 'off',
+        ...(deadlineMs > 0 ? { statement_timeout: deadlineMs + 1000 } : {}),
+      },
       types: { timestamptz: TIMESTAMPTZ },
       // Not in the driver's types, though in its options (postgres/src/index.js).
       socket: noDelaySockets(this.deadlines),

@@ -37,6 +37,8 @@ export async function runMigrations(connection: Connection): Promise<void> {
   let healthy = true;
   try {
     await sql.unsafe('BEGIN');
+    // A migration may build indexes for minutes, and wait for another node's: no statement_timeout (connection.ts).
+    await sql.unsafe('SET LOCAL statement_timeout = 0');
     // Held until COMMIT or ROLLBACK; a transaction-level lock also works behind a transaction pooler.
     await client.run('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await sql.unsafe(`CREATE TABLE IF NOT EXISTS schema_migrations (
