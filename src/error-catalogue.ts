@@ -238,7 +238,8 @@ export const catalogue = {
     status: 400,
     title: 'Answer too large',
     explanation:
-      'A fields selection would write more than 100,000 nested items in one answer. A nested array is written again ' +
+      'A fields selection would write more than 50,000 nested items, or more than 16 million characters of them, ' +
+      'in one answer. A nested array is written again ' +
       'under every item that reaches it, so four levels of 100 can reach millions: ' +
       "dogs?limit=100&fields=owner(dogs(owner(dogs(name)))) writes each owner's dogs once per dog of the page, and " +
       "their owner's again under each of those. Select fewer levels, ask for a smaller limit, or page through a " +

@@ -179,7 +179,7 @@ export const errorExamples: Readonly<Record<ErrorName, ErrorExample>> = {
     situation: 'The reader had an owner with 100 dogs.',
     request: 'GET /v2/dogs?limit=100&fields=owner(dogs(owner(dogs(name))))',
     message:
-      'This fields selection would write more than 100,000 nested items in one answer: a nested array is written again under every item that reaches it. Select fewer levels, ask for a smaller limit, or page through a nested path such as /owners/<id>/dogs.',
+      'This fields selection would write more than 50,000 nested items, or more than 16 million characters of them, in one answer: a nested array is written again under every item that reaches it. Select fewer levels or fields, ask for a smaller limit, or page through a nested path such as /owners/<id>/dogs.',
   },
   bodyMalformed: {
     request: 'POST /v2/dogs',

@@ -181,7 +181,7 @@ test('an item that several items on the page reach is in each of their nested ar
     assert.deepEqual(names(entry.dog.foods[0]!.food.dogs), ['Rex', 'Max', 'Bo']);
 });
 
-test('an answer holds at most 100,000 nested items as written: past that the selection is a 400 (2011)', async (t) => {
+test('an answer holds at most 50,000 nested items as written, and 16 million characters: past that a 400 (2011)', async (t) => {
   const api = await build(t);
   const ann = await create(api, 'owners', { name: 'Ann' });
   for (let i = 0; i < 100; i += 1) await create(api, 'dogs', { name: `dog${i}`, ownerId: ann.id });
@@ -195,10 +195,26 @@ test('an answer holds at most 100,000 nested items as written: past that the sel
   const deep = await api.request({ url: '/v2/dogs?limit=100&fields=owner(dogs(owner(dogs(name))))' });
   assert.equal(deep.statusCode, 400);
   assert.equal(deep.json().code, 2011);
-  assert.match(deep.json().message, /more than 100,000 nested items/);
-  // The same selection over fewer dogs is within the cap.
-  const few = await api.request({ url: '/v2/dogs?limit=5&fields=owner(dogs(owner(dogs(name))))' });
+  assert.match(deep.json().message, /more than 50,000 nested items/);
+  // The same selection over fewer dogs is within the cap: 4 + 400 + 400 + 40,000.
+  const few = await api.request({ url: '/v2/dogs?limit=4&fields=owner(dogs(owner(dogs(name))))' });
   assert.equal(few.statusCode, 200);
+});
+
+test("the characters nested items write count too, a quote as XML's six: fewer fields fit", async (t) => {
+  const api = await build(t);
+  const chow = await create(api, 'foods', { name: 'Chow' });
+  const quotes = '"'.repeat(100);
+  for (let i = 0; i < 100; i += 1)
+    await create(api, 'dogs', { name: quotes, furColor: quotes, location: quotes, foodIds: [String(chow.id)] });
+  // 10,100 items, each of the 10,000 dogs under Chow about 1,900 characters in XML: past 16 million.
+  const whole = await api.request({ url: '/v2/dogs.xml?limit=100&fields=foods(dogs)' });
+  assert.equal(whole.statusCode, 400);
+  assert.match(whole.body, /<code>2011<\/code>/);
+  // Their names alone (about 640 each) are within it.
+  const names = await api.request({ url: '/v2/dogs.xml?limit=100&fields=foods(dogs(name))' });
+  assert.equal(names.statusCode, 200);
+  assert.equal(names.body.split('<dog>').length - 1, 100 + 100 * 100);
 });
 
 test('loading associations is batched: a page of owners with dogs(foods) takes the same number of queries for 2 or 10 owners', async (t) => {
