@@ -12,6 +12,17 @@ interface RawBody {
   readonly mediaType: string;
   /** The body's Content-Encoding, lower-cased; undefined without one (or `identity`). */
   readonly coding?: string;
+  /** The Content-Type's charset, lower-cased and unquoted; undefined without one. */
+  readonly charset?: string;
+}
+
+/** The charsets a body is read in: UTF-8, and ASCII, which is the same bytes. */
+const READ_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
+
+/** The charset parameter of a Content-Type, lower-cased and unquoted. */
+function charsetOf(contentType: string): string | undefined {
+  const match = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType);
+  return match ? match[2]!.toLowerCase() : undefined;
 }
 
 const PARSED = Symbol('parsedBody');
@@ -24,10 +35,17 @@ type WithParsed = FastifyRequest & { [PARSED]?: Record<string, unknown> | undefi
 export function registerRawBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, bytes, done) => {
-    const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const contentType = request.headers['content-type'] ?? '';
+    const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
     const coding = request.headers['content-encoding']?.trim().toLowerCase();
     const coded = coding !== undefined && coding !== '' && coding !== 'identity';
-    done(null, { bytes: bytes as Buffer, mediaType, ...(coded && { coding }) } satisfies RawBody);
+    const charset = charsetOf(contentType);
+    done(null, {
+      bytes: bytes as Buffer,
+      mediaType,
+      ...(coded && { coding }),
+      ...(charset !== undefined && { charset }),
+    } satisfies RawBody);
   });
 }
 
@@ -53,6 +71,14 @@ function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
       'mediaTypeUnsupported',
       `The body has Content-Encoding ${raw.coding.slice(0, 40)}; the API reads bodies without a content coding. ` +
         'Send it uncompressed, without the header (a body is at most 16 KiB).',
+    );
+  }
+  if (raw.charset !== undefined && !READ_CHARSETS.has(raw.charset) && isReadMediaType(raw.mediaType)) {
+    // Read as UTF-8 anyway, a body the client encoded otherwise would have been taken for other text.
+    throw new ApiError(
+      'mediaTypeUnsupported',
+      `The body is labelled charset=${raw.charset.slice(0, 40)}; the API reads bodies as UTF-8. Send it encoded ` +
+        'as UTF-8, with charset=utf-8 or no charset.',
     );
   }
   if (raw.mediaType === 'application/x-www-form-urlencoded') {
@@ -92,6 +118,10 @@ function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
     'mediaTypeUnsupported',
     `The body has ${named}. Send application/json or application/x-www-form-urlencoded.`,
   );
+}
+
+function isReadMediaType(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType === 'application/x-www-form-urlencoded';
 }
 
 /**

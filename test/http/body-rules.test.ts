@@ -180,6 +180,34 @@ for (const [what, type, body, code] of badBodies) {
   });
 }
 
+test('a body labelled with a charset other than UTF-8 is a 400 (3002); utf-8 in any case or quoted is read', async (t) => {
+  const api = await build(t);
+  for (const type of ['application/json; charset=utf-16', 'application/x-www-form-urlencoded;charset="ISO-8859-1"']) {
+    const body = type.startsWith('application/json') ? '{"name":"Rex"}' : 'name=Rex';
+    const response = await api.request({ method: 'POST', url: '/v2/dogs', body, headers: { 'content-type': type } });
+    assert.equal(response.statusCode, 400, type);
+    assert.equal(response.json().code, 3002);
+    assert.match(
+      response.json().message,
+      /^The body is labelled charset=(utf-16|iso-8859-1); the API reads bodies as UTF-8/,
+    );
+  }
+  assert.equal(await dogCount(api), 0);
+  for (const type of [
+    'application/json; charset=UTF-8',
+    'application/json;charset="utf-8"',
+    'application/json; charset=us-ascii',
+  ]) {
+    const response = await api.request({
+      method: 'POST',
+      url: '/v2/dogs',
+      body: '{"name":"Rex"}',
+      headers: { 'content-type': type },
+    });
+    assert.equal(response.statusCode, 201, type);
+  }
+});
+
 test('a create with no body at all is a 400 saying the name is required', async (t) => {
   const api = await build(t);
   const response = await api.request({ method: 'POST', url: '/v1/dogs' });
