@@ -48,7 +48,16 @@ export interface AppOptions {
   sessions?: SessionReader;
   /** The time (ms) of token caches and authorization codes; tests advance it. */
   clock?: () => number;
+  /** How long a request may take to arrive, head and body (REQUEST_TIMEOUT_MS); tests shorten it. */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * How long a request may take to arrive, its head and its body of at most 16 KiB: Fastify's default is none, and a
+ * body sent a byte every few seconds held its connection for good (the resource audit; 20,000 of them fill the file
+ * limit). Node checks every few seconds and answers a late one with the catalogue's 400 (protocol-errors.ts).
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Every logger of the app describes requests with requestForLog (a given logger option included). */
 function withRequestSerializer(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
@@ -142,7 +151,13 @@ function serverOptions(
     childLoggerFactory: lazyChildLogger,
     // Node's own protocol errors, and a missing Host (checked in onRequest), answer in the catalogue's shape.
     clientErrorHandler: clientErrorHandler(config.portalUrl),
-    http: { requireHostHeader: false },
+    // Given to Node's server as it is made: set on it afterwards (as Fastify sets its own), it times nothing.
+    requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    http: {
+      requireHostHeader: false,
+      requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(5_000, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
+    },
   };
 }
 

@@ -59,7 +59,7 @@ export async function build(
   t: TestContext,
   env: Record<string, string> = {},
   given?: Storage,
-  options: Pick<AppOptions, 'sessions' | 'clock'> = {},
+  options: Pick<AppOptions, 'sessions' | 'clock' | 'requestTimeoutMs'> = {},
 ): Promise<TestApp> {
   const config = loadConfig({ PUBLIC_URL: BASE, LOG_LEVEL: 'silent', ...env });
   let storage = given;

@@ -102,6 +102,27 @@ test("Node's protocol errors answer 400 in the catalogue's shape, with X-Request
   }
 });
 
+test('a request whose body trickles in past the request timeout is a 400 in the catalogue shape, and closed', async (t) => {
+  const api = await build(t, {}, undefined, { requestTimeoutMs: 1000 });
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = api.app.server.address() as net.AddressInfo;
+  const started = performance.now();
+  // Fifty bytes announced, five sent, and the rest never: Fastify waits for the body, Node's timer does not.
+  const answer = await sendRaw(
+    port,
+    `POST /v2/dogs HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${api.credentials.token}\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{"nam',
+  );
+  const waited = performance.now() - started;
+  assert.equal(answer.statusLine, 'HTTP/1.1 400 Bad Request');
+  assert.equal(answer.headers.connection?.toLowerCase(), 'close');
+  const body = JSON.parse(answer.body) as { message: string; code: number };
+  assert.equal(body.code, 1008);
+  assert.match(body.message, /did not arrive completely in the time the service waits for one/);
+  assert.ok(waited >= 900 && waited < 4000, `answered after ${Math.round(waited)} ms`);
+  assert.equal(api.app.server.requestTimeout, 1000);
+});
+
 test('an Expect the service does not meet is answered in the format asked for, suppressed on request', async (t) => {
   const api = await build(t);
   await api.app.listen({ port: 0, host: '127.0.0.1' });
