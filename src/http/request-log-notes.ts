@@ -31,6 +31,20 @@ export function errorOf(request: FastifyRequest): ApiError | undefined {
  * The URL with the value of every access_token parameter masked (`access_token=***`). The key is read as the query
  * parser reads it (`access%5Ftoken` is access_token too), so no spelling slips a token into the log.
  */
+/**
+ * The most of a path (with its query) the request log keeps: a URL may be 16 KiB, and apps are free, so that a client
+ * of long URLs grew the log by 15 MB a thousand requests. The page shows 120 characters of it, the details all kept.
+ */
+export const LOGGED_PATH_MOST = 2000;
+
+/** `text` cut to `most` characters with an ellipsis where it was cut, never between the halves of a surrogate pair. */
+export function cutText(text: string, most: number): string {
+  // A text of at most `most` UTF-16 units has at most `most` characters.
+  if (text.length <= most) return text;
+  const chars = [...text];
+  return chars.length <= most ? text : `${chars.slice(0, most).join('')}…`;
+}
+
 export function maskedUrl(url: string): string {
   const queryAt = url.indexOf('?');
   if (queryAt === -1) return url;

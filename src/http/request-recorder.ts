@@ -5,7 +5,7 @@ import { Counter } from 'prom-client';
 import { NowAndThen } from '../now-and-then.js';
 import { RecordBuffer, type Caller } from '../storage/request-log-records.js';
 import { DAY_MS, USAGE_DAYS, type RequestLogStore } from '../storage/request-log-store.js';
-import { callerOf, errorOf, maskedUrl } from './request-log-notes.js';
+import { callerOf, errorOf, cutText, LOGGED_PATH_MOST, maskedUrl } from './request-log-notes.js';
 
 export interface RecorderOptions {
   /** REQUEST_LOG: off records nothing. */
@@ -96,7 +96,7 @@ export class RequestRecorder {
       caller,
       Date.now(),
       request.method,
-      maskedUrl(request.originalUrl),
+      cutText(maskedUrl(request.originalUrl), LOGGED_PATH_MOST),
       request.id,
       // An error answered as a 200 (suppress_response_codes) is logged with its real status, so it counts as one.
       error ? error.status : status,

@@ -1,4 +1,5 @@
 // The request log's HTML: the filter form, the table of requests (cards on a phone), the pager and a request's details.
+import { cutText } from '../http/request-log-notes.js';
 import type { AccountApp } from '../auth/session-store.js';
 import type { Config } from '../config.js';
 import { entryByCode } from '../errors.js';
@@ -160,6 +161,5 @@ const SHORT_PATH = 120;
 
 /** A path cut to SHORT_PATH characters, with an ellipsis where it was cut (never between a surrogate pair). */
 function shortPath(path: string): string {
-  const chars = [...path];
-  return chars.length <= SHORT_PATH ? path : `${chars.slice(0, SHORT_PATH).join('')}…`;
+  return cutText(path, SHORT_PATH);
 }

@@ -68,6 +68,15 @@ test('a request is logged for its account and app: masked token, version, status
   );
 });
 
+test('a path longer than 2,000 characters is logged cut, with an ellipsis', async (t) => {
+  const api = await build(t);
+  const long = await api.request({ url: `/v2/dogs?q=${'rex'.repeat(60)}&fields=${'name,'.repeat(800)}name` });
+  const entry = byId(await logged(api), long.headers['x-request-id']);
+  assert.equal([...entry.path].length, 2001);
+  assert.ok(entry.path.startsWith(`/v2/dogs?q=${'rex'.repeat(60)}&fields=name,name,`));
+  assert.ok(entry.path.endsWith('…'));
+});
+
 test("another account's requests are logged for it only, and never read through the first account", async (t) => {
   const api = await build(t);
   const other = await newAccount(api.app, api.storage);
