@@ -130,6 +130,7 @@ function serverOptions(
   deprecation: DeprecationStage | undefined,
   portalPaths: PortalFallback,
 ): FastifyHttpOptions<Server> {
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return {
     logger: withRequestSerializer(options.logger ?? { level: config.logLevel }),
     rewriteUrl: (request) => {
@@ -152,11 +153,11 @@ function serverOptions(
     // Node's own protocol errors, and a missing Host (checked in onRequest), answer in the catalogue's shape.
     clientErrorHandler: clientErrorHandler(config.portalUrl),
     // Given to Node's server as it is made: set on it afterwards (as Fastify sets its own), it times nothing.
-    requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    requestTimeout,
     http: {
       requireHostHeader: false,
-      requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
-      connectionsCheckingInterval: Math.min(5_000, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
+      requestTimeout,
+      connectionsCheckingInterval: Math.min(5_000, requestTimeout),
     },
   };
 }

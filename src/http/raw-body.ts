@@ -73,16 +73,8 @@ function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
         'Send it uncompressed, without the header (a body is at most 16 KiB).',
     );
   }
-  if (raw.charset !== undefined && !READ_CHARSETS.has(raw.charset) && isReadMediaType(raw.mediaType)) {
-    // Read as UTF-8 anyway, a body the client encoded otherwise would have been taken for other text.
-    throw new ApiError(
-      'mediaTypeUnsupported',
-      `The body is labelled charset=${raw.charset.slice(0, 40)}; the API reads bodies as UTF-8. Send it encoded ` +
-        'as UTF-8, with charset=utf-8 or no charset.',
-    );
-  }
   if (raw.mediaType === 'application/x-www-form-urlencoded') {
-    const text = utf8Of(raw.bytes, 'form');
+    const text = utf8Of(raw, 'form');
     if (!decodes(text)) {
       throw new ApiError(
         'bodyMalformed',
@@ -95,7 +87,7 @@ function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
   // Only application/json (SPEC §4: another media type is a 400), not its +json kinds: a client that sends
   // merge-patch+json means a semantics the API does not offer.
   if (raw.mediaType === 'application/json') {
-    const text = utf8Of(raw.bytes, 'JSON');
+    const text = utf8Of(raw, 'JSON');
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -120,15 +112,20 @@ function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
   );
 }
 
-function isReadMediaType(mediaType: string): boolean {
-  return mediaType === 'application/json' || mediaType === 'application/x-www-form-urlencoded';
-}
-
 /**
  * The body as text. JSON and forms are UTF-8 (RFC 8259 §8.1, the URL standard); bytes that are not were replaced by
- * U+FFFD without a word, and a client learnt nothing of its broken encoding.
+ * U+FFFD without a word, and a client learnt nothing of its broken encoding. A body labelled with another charset is
+ * refused as such, whatever its bytes.
  */
-function utf8Of(bytes: Buffer, kind: 'JSON' | 'form'): string {
+function utf8Of({ bytes, charset }: RawBody, kind: 'JSON' | 'form'): string {
+  if (charset !== undefined && !READ_CHARSETS.has(charset)) {
+    // Read as UTF-8 anyway, a body the client encoded otherwise would have been taken for other text.
+    throw new ApiError(
+      'mediaTypeUnsupported',
+      `The body is labelled charset=${charset.slice(0, 40)}; the API reads bodies as UTF-8. Send it encoded as ` +
+        'UTF-8, with charset=utf-8 or no charset.',
+    );
+  }
   if (!isUtf8(bytes)) {
     throw new ApiError(
       'bodyMalformed',

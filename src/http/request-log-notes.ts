@@ -28,10 +28,6 @@ export function errorOf(request: FastifyRequest): ApiError | undefined {
 }
 
 /**
- * The URL with the value of every access_token parameter masked (`access_token=***`). The key is read as the query
- * parser reads it (`access%5Ftoken` is access_token too), so no spelling slips a token into the log.
- */
-/**
  * The most of a path (with its query) the request log keeps: a URL may be 16 KiB, and apps are free, so that a client
  * of long URLs grew the log by 15 MB a thousand requests. The page shows 120 characters of it, the details all kept.
  */
@@ -45,6 +41,10 @@ export function cutText(text: string, most: number): string {
   return chars.length <= most ? text : `${chars.slice(0, most).join('')}…`;
 }
 
+/**
+ * The URL with the value of every access_token parameter masked (`access_token=***`). The key is read as the query
+ * parser reads it (`access%5Ftoken` is access_token too), so no spelling slips a token into the log.
+ */
 export function maskedUrl(url: string): string {
   const queryAt = url.indexOf('?');
   if (queryAt === -1) return url;

@@ -96,13 +96,18 @@ async function throughProxy(t: TestContext): Promise<{ proxy: Proxy; url: string
   return { proxy, url: url.toString() };
 }
 
+/** The real process on a database behind the proxy, a pool of three, and a token of its own. */
+async function serviceThroughProxy(t: TestContext) {
+  const { proxy, url } = await throughProxy(t);
+  const service = await startService(t, tempDataDir(t), { DATABASE_URL: url, PG_POOL_SIZE: '3' });
+  return { proxy, service, auth: await authorize(service) };
+}
+
 test(
   'PostgreSQL unreachable: prompt 500s with 9002 and a prompt /readyz 500; back: answers at once; SIGTERM exits 0',
   { skip: skipWithoutPostgres },
   async (t) => {
-    const { proxy, url } = await throughProxy(t);
-    const service = await startService(t, tempDataDir(t), { DATABASE_URL: url, PG_POOL_SIZE: '3' });
-    const auth = await authorize(service);
+    const { proxy, service, auth } = await serviceThroughProxy(t);
     assert.equal((await request(service, { path: '/v2/dogs', headers: auth })).status, 200);
 
     await proxy.cut();
@@ -140,9 +145,7 @@ test(
   'PostgreSQL accepting connections and answering nothing: /readyz and API requests still answer 500 in time',
   { skip: skipWithoutPostgres },
   async (t) => {
-    const { proxy, url } = await throughProxy(t);
-    const service = await startService(t, tempDataDir(t), { DATABASE_URL: url, PG_POOL_SIZE: '3' });
-    const auth = await authorize(service);
+    const { proxy, service, auth } = await serviceThroughProxy(t);
     // Past the token cache's 4 s, so that the request needs the database for its token too.
     await proxy.cut();
     proxy.silent = true;
@@ -171,9 +174,7 @@ test(
   // Before the deadlines, a request on a silent connection waited for good.
   { skip: skipWithoutPostgres, timeout: 60_000 },
   async (t) => {
-    const { proxy, url } = await throughProxy(t);
-    const service = await startService(t, tempDataDir(t), { DATABASE_URL: url, PG_POOL_SIZE: '3' });
-    const auth = await authorize(service);
+    const { proxy, service, auth } = await serviceThroughProxy(t);
     assert.equal((await request(service, { path: '/v2/dogs', headers: auth })).status, 200);
 
     proxy.hush();
