@@ -1,92 +1,69 @@
-// Ranked pages that end deeper than the tier streams are read for (SPEC §3: every offset is a page; §5's tiers).
+// Ranked pages that end deep in the results (SPEC §3: every offset is a page; §5's tiers).
 //
-// A page within STREAMED_DEPTH is read through the index's tier streams, which stop after it (search-tiers.ts). A
-// deeper one would read every result before it, each with its item, and hold them all: here instead the seqs of every
-// match are read at once (the match set, which count reads too), then their items a chunk at a time, and only each
-// seq is kept, in the bucket of its tier (tierOf). The buckets in tier order are the ranking (creation order within a
-// tier), the page is a slice of it, and only the page's items are read again. It costs a read of every match (what
-// `sort` with a deep offset costs too); between chunks the event loop turns, so that other requests go on while
-// SQLite, which blocks it, reads the next.
+// Every ranked page is read through the index's tier streams, which stop after `offset + limit + 1` matches
+// (search-tiers.ts). A page within STREAMED_DEPTH keeps each match read with its item, in one read per stream. A deeper
+// one keeps only each match's rank (tier and seq), reads ROWS_PER_READ rows at a time with a turn of the event loop
+// before each (SQLite's reads block it), and reads the items of its own page afterwards. So its cost grows with its
+// depth, not with the number of matches: `q=b&offset=1000` reads about 1,000 rows, not the 67,500 that `b` prefixes.
 import type { Item, ResourceDef } from '../resources/definition.js';
-import { tierOf, type SearchText } from './search-keys.js';
+import type { SearchText } from './search-keys.js';
+import { ROWS_PER_READ, tieredMatches, type Ranked, type StreamSource } from './search-tiers.js';
 
-/** Pages that end within this many results are read through the tier streams; deeper ones rank every match. */
-export const STREAMED_DEPTH = 1000;
+/** Pages that end within this many results keep their matches' items as they are read; deeper ones their ranks only. */
+export const STREAMED_DEPTH = ROWS_PER_READ - 1;
 
-/** Matches read at a time. */
-const CHUNK = 1000;
-
-/** The matches of one resource's search, as a backend reads them for a deep page. */
+/** The items of a deep page, read after its ranking. */
 export interface DeepSource {
-  /** The seqs of the items whose keys match `text`, in creation order (`items` applies the filters and relation). */
-  matchingSeqs(text: SearchText): Promise<number[]>;
   /** The items of `seqs` that the filters and relation allow, in any order; with their searched fields at least. */
   items(seqs: readonly number[]): Promise<Array<{ readonly seq: number; readonly item: Item }>>;
 }
 
-/** Whether a page of a ranked search is read by ranking every match. */
+/** Whether a page of a ranked search keeps only its matches' ranks while reading them. */
 export function isDeep(query: { readonly offset: number; readonly limit: number }): boolean {
   return query.offset + query.limit > STREAMED_DEPTH;
 }
 
-/** One resource's matches in rank order: seqs by tier, each tier in creation order. */
-async function ranking(def: ResourceDef, text: SearchText, source: DeepSource, seqs: number[]): Promise<number[][]> {
-  const byTier: number[][] = [];
-  for (let start = 0; start < seqs.length; start += CHUNK) {
-    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-    const chunk = seqs.slice(start, start + CHUNK);
-    const items = new Map((await source.items(chunk)).map((row) => [row.seq, row.item]));
-    for (const seq of chunk) {
-      // An item deleted since, or one whose fields no longer match, has no tier.
-      const item = items.get(seq);
-      const tier = item && tierOf(def, item, text);
-      if (tier !== undefined) (byTier[tier] ??= []).push(seq);
-    }
-  }
-  return byTier;
+const rankOnly = ({ tier, seq }: Ranked): Ranked => ({ tier, seq });
+
+/** The first `need` matches of a deep page's resource, as ranks, read a chunk at a time with the event loop turning. */
+export function deepMatches(
+  def: ResourceDef,
+  text: SearchText,
+  need: number,
+  source: StreamSource,
+  below?: number,
+): Promise<Ranked[]> {
+  return tieredMatches(def, text, need, paced(source), rankOnly, below);
+}
+
+/** The source with a turn of the event loop before each read of the streams, so that other requests go on between. */
+function paced(source: StreamSource): StreamSource {
+  const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+  return {
+    ...source,
+    read: async (...args) => (await turn(), source.read(...args)),
+    range: async (...args) => (await turn(), source.range(...args)),
+  };
 }
 
 /**
- * The page [offset, offset + limit) of the resources' matches merged in rank order (tier, then the resources in the
- * order given, then creation order), and whether more follow. One resource is a collection's `q`; several, /search.
+ * The items of a deep page's hits, given in page order as their resource's part and seq: one read per resource; an item
+ * deleted since it was ranked is left out.
  */
-export async function deepPage(
-  parts: ReadonlyArray<{ readonly def: ResourceDef; readonly source: DeepSource }>,
-  text: SearchText,
-  { offset, limit }: { readonly offset: number; readonly limit: number },
-): Promise<{ hits: Array<{ def: ResourceDef; item: Item }>; hasMore: boolean }> {
-  const matching = await Promise.all(parts.map(({ source }) => source.matchingSeqs(text)));
-  // A page that starts past every item the keys match is empty, whatever the filters: nothing to rank.
-  if (matching.reduce((sum, seqs) => sum + seqs.length, 0) <= offset) return { hits: [], hasMore: false };
-  const rankings = await Promise.all(parts.map(({ def, source }, part) => ranking(def, text, source, matching[part]!)));
-  const tiers = Math.max(0, ...rankings.map((byTier) => byTier.length));
-  // The page's place in the merged order: each hit as the index of its part and its seq.
-  const page: Array<{ part: number; seq: number }> = [];
-  let position = 0;
-  let hasMore = false;
-  for (let tier = 0; tier < tiers && !hasMore; tier += 1) {
-    for (let part = 0; part < parts.length && !hasMore; part += 1) {
-      const seqs = rankings[part]![tier];
-      if (seqs === undefined) continue;
-      const from = Math.max(0, offset - position);
-      const to = Math.min(seqs.length, offset + limit - position);
-      for (let at = from; at < to; at += 1) page.push({ part, seq: seqs[at]! });
-      position += seqs.length;
-      hasMore = position > offset + limit;
-    }
-  }
+export async function pageItems<Part extends { readonly source: DeepSource }>(
+  page: ReadonlyArray<{ readonly part: Part; readonly seq: number }>,
+): Promise<Array<{ part: Part; item: Item }>> {
+  const parts = [...new Set(page.map((hit) => hit.part))];
   const found = await Promise.all(
-    parts.map(async ({ source }, part) => {
-      const seqs = page.filter((hit) => hit.part === part).map((hit) => hit.seq);
-      const rows = seqs.length > 0 ? await source.items(seqs) : [];
+    parts.map(async (part) => {
+      const rows = await part.source.items(page.filter((hit) => hit.part === part).map((hit) => hit.seq));
       return new Map(rows.map((row) => [row.seq, row.item]));
     }),
   );
-  const hits: Array<{ def: ResourceDef; item: Item }> = [];
+  const items: Array<{ part: Part; item: Item }> = [];
   for (const { part, seq } of page) {
-    // An item deleted since it was ranked is left out of the page.
-    const item = found[part]!.get(seq);
-    if (item !== undefined) hits.push({ def: parts[part]!.def, item });
+    const item = found[parts.indexOf(part)]!.get(seq);
+    if (item !== undefined) items.push({ part, item });
   }
-  return { hits, hasMore };
+  return items;
 }

@@ -279,19 +279,6 @@ export function matchSet(
     .join(' INTERSECT ');
 }
 
-/**
- * The SQL of the seqs that match search text (matchSet, each once), in creation order: what a deep ranked page ranks
- * (search-deep.ts), read from the keys alone.
- */
-export function matchSeqs(
-  table: string,
-  text: SearchText,
-  tenantId: string | undefined,
-  bind: (value: string) => string,
-): string {
-  return `SELECT DISTINCT s.seq FROM (${matchSet(table, matchRanges(text), tenantId, bind)}) s ORDER BY s.seq`;
-}
-
 /** The first tier an item qualifies for (SPEC §5), or undefined when it does not match. */
 export function tierOf(def: ResourceDef, item: Item, text: SearchText): number | undefined {
   // Run on each row a multi-word search reads: loops rather than closures, and no copy of the fields' words.

@@ -92,38 +92,58 @@ interface RangeRow {
   readonly seq: number;
 }
 
-/** A ranked hit: its tier and seq. */
-export interface TieredItem {
+/** A match's place in the ranking: its tier, then its seq (creation order). */
+export interface Ranked {
   readonly tier: number;
   readonly seq: number;
+}
+
+/** A ranked hit with its item. */
+export interface TieredItem extends Ranked {
   readonly item: Item;
 }
 
 /**
- * The first `need` matches in tier order, then creation order, in the tiers before `below` (all by default). A read
- * takes the streams in tier order and stops after `need` rows, so it reads only the tiers the page reaches; a row whose
- * item sits in another tier is skipped, and a tier whose rows ran out that way is read on (after its last seq) before
- * the next tier.
+ * What a read keeps of each match: the row itself, item and all, for a page within the streamed depth; its rank alone
+ * for a deeper one, whose items are read afterwards for the page only (search-deep.ts).
  */
-export async function tieredMatches(
+export type Keep<T extends Ranked> = (row: TieredItem) => T;
+
+export const wholeRows: Keep<TieredItem> = (row) => row;
+
+/**
+ * The most rows one read asks for: a page within the streamed depth (`offset + limit` ≤ 1000) in one read, a deeper one
+ * in reads of this many, so that neither a statement's answer nor SQLite's hold on the event loop grows with the depth.
+ */
+export const ROWS_PER_READ = 1001;
+
+/**
+ * The first `need` matches in tier order, then creation order, in the tiers before `below` (all by default), each as
+ * `keep` makes it. A read takes the streams in tier order and stops after `need` rows (ROWS_PER_READ at most), so it
+ * reads only the tiers the page reaches; a row whose item sits in another tier is skipped, and a tier whose rows ran
+ * out that way is read on (after its last seq) before the next tier.
+ */
+export async function tieredMatches<T extends Ranked>(
   def: ResourceDef,
   text: SearchText,
   need: number,
   source: StreamSource,
+  keep: Keep<T>,
   below = Infinity,
-): Promise<TieredItem[]> {
+): Promise<T[]> {
+  const per = Math.min(need, ROWS_PER_READ);
   // One word within the cap: its keys are one range in tier order, then creation order.
   const one = oneRange(text);
-  if (one !== undefined) return rangeMatches(tiersRange(one, below), need, source);
+  if (one !== undefined) return rangeMatches(tiersRange(one, below), need, per, source, keep);
   // Postings serve the words tiers (3, 4, 13 and later), not the first two.
   const kept = below > 3 ? keptText(def, text) : undefined;
   const postings = kept && kept.keys.length > 0 ? await source.postings(kept.keys) : undefined;
   let pending = kept ? keptStreams(def, text, kept, postings) : tierStreams(def, text, postings);
   if (below !== Infinity) pending = pending.filter((stream) => stream.tier < below);
   if (pending.length === 0) await source.confirm?.();
-  const found: TieredItem[] = [];
+  const found: T[] = [];
   while (pending.length > 0) {
-    const { byTier, cut } = await readInOrder(source, pending, need);
+    const { byTier, cut } = await readInOrder(source, pending, per);
     let next: TierStream[] = [];
     for (let index = 0; index < pending.length; index += 1) {
       const stream = pending[index]!;
@@ -133,7 +153,7 @@ export async function tieredMatches(
         break;
       }
       let rows = byTier.get(stream.tier) ?? [];
-      let more = rows.length === need || stream.tier === cut;
+      let more = rows.length === per || stream.tier === cut;
       for (;;) {
         rows.sort((a, b) => a.seq - b.seq);
         for (let at = 0; at < rows.length; at += 1) {
@@ -141,12 +161,12 @@ export async function tieredMatches(
           // Keys of several fields may give the same item twice.
           if (at > 0 && rows[at - 1]!.seq === row.seq) continue;
           if (tierOf(def, row.item, text) !== stream.tier) continue;
-          found.push(row);
+          found.push(keep(row));
           if (found.length === need) return found;
         }
         if (!more) break;
-        rows = await source.read([stream], need, rows[rows.length - 1]!.seq);
-        more = rows.length === need;
+        rows = await source.read([stream], per, rows[rows.length - 1]!.seq);
+        more = rows.length === per;
       }
     }
     pending = next;
@@ -191,21 +211,24 @@ function keptStreams(def: ResourceDef, text: SearchText, kept: KeptText, posting
 }
 
 /**
- * The first `need` items of a range of keys. An item found by several fields or tiers comes once for each, first in
- * its own tier (the first it qualifies for): later rows of it are skipped, and the range read on after the last row.
+ * The first `need` items of a range of keys, read `per` rows at a time. An item found by several fields or tiers comes
+ * once for each, first in its own tier (the first it qualifies for): later rows of it are skipped, and the range read
+ * on after the last row.
  */
-async function rangeMatches(
+async function rangeMatches<T extends Ranked>(
   range: readonly [string, string],
   need: number,
+  per: number,
   source: StreamSource,
-): Promise<TieredItem[]> {
-  const found: TieredItem[] = [];
+  keep: Keep<T>,
+): Promise<T[]> {
+  const found: T[] = [];
   // The rows of one key are distinct items: the seqs are kept only from the second key read on.
   let firstKey: string | undefined;
   let seen: Set<number> | undefined;
   let after: RangeRow | undefined;
   for (;;) {
-    const rows = await source.range(range, need, after);
+    const rows = await source.range(range, per, after);
     for (const row of rows) {
       firstKey ??= row.key;
       if (seen === undefined && row.key !== firstKey) seen = new Set(found.map((match) => match.seq));
@@ -213,10 +236,10 @@ async function rangeMatches(
         if (seen.has(row.seq)) continue;
         seen.add(row.seq);
       }
-      found.push(row);
+      found.push(keep(row));
       if (found.length === need) return found;
     }
-    if (rows.length < need) return found;
+    if (rows.length < per) return found;
     after = rows[rows.length - 1]!;
   }
 }

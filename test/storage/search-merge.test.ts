@@ -7,7 +7,7 @@ import { resources } from '../../src/resources/index.js';
 import type { ResourceDef } from '../../src/resources/definition.js';
 import { searchText, tierOf as tierOfItem, type SearchText, type TierStream } from '../../src/storage/search-keys.js';
 import { searchResources } from '../../src/storage/search-merge.js';
-import type { StreamSource } from '../../src/storage/search-tiers.js';
+import { ROWS_PER_READ, type StreamSource } from '../../src/storage/search-tiers.js';
 
 /** Sources that answer each read a turn later, each resource's rows in `tierOf(def)`, and count the reads in flight. */
 function sources(tierOf: (def: ResourceDef) => number) {
@@ -37,7 +37,6 @@ function sources(tierOf: (def: ResourceDef) => number) {
       return { item, seq: n + 1, tier: tierOfItem(def, item, text)! };
     }).filter((row) => streams.some((stream) => stream.tier === row.tier));
   const sourceOf = (def: ResourceDef, text?: SearchText): StreamSource => ({
-    matchingSeqs: () => later([]),
     items: () => later([]),
     range: (_keys, limit) => later(rowsOf(def, limit)),
     read: (streams, limit) => later(named(def, text!, streams, limit)),
@@ -66,4 +65,78 @@ test('two words: the resources are read one after another', async () => {
   // Every resource's items in the same tier: resource order.
   assert.deepEqual(ids(hits), ['dogs-0', 'dogs-1', 'owners-0']);
   assert.equal(hasMore, true);
+});
+
+/**
+ * One word's range of `counts[def]` items per resource, all in `tierOf(def)`, seqs 1, 2, …; it records every read's
+ * limit and the rows it gave, and the seqs whose items were read after the ranking.
+ */
+function countedRanges(counts: ReadonlyMap<string, number>, tierOf: (def: ResourceDef) => number) {
+  const limits: number[] = [];
+  let rowsRead = 0;
+  const itemsRead: number[][] = [];
+  const sourceOf = (def: ResourceDef): StreamSource => {
+    const total = counts.get(def.name) ?? 0;
+    const item = (seq: number) => ({ id: `${def.name}-${seq}` });
+    return {
+      items: (seqs) => {
+        itemsRead.push([...seqs]);
+        return Promise.resolve(seqs.map((seq) => ({ seq, item: item(seq) })));
+      },
+      range: (_keys, limit, after) => {
+        limits.push(limit);
+        const from = (after?.seq ?? 0) + 1;
+        const rows = [];
+        for (let seq = from; seq < from + limit && seq <= total; seq += 1)
+          rows.push({ item: item(seq), seq, tier: tierOf(def), key: `rex|${tierOf(def)}` });
+        rowsRead += rows.length;
+        return Promise.resolve(rows);
+      },
+      read: () => Promise.reject(new Error('one word reads its range')),
+      postings: () => Promise.reject(new Error('one word counts no postings')),
+    };
+  };
+  return { sourceOf, limits, itemsRead, rowsRead: () => rowsRead };
+}
+
+test('a deep page reads its depth in chunks, not every match, and only its own items', async () => {
+  const dogs = resources.find((def) => def.name === 'dogs')!;
+  const read = countedRanges(new Map([['dogs', 50_000]]), () => 1);
+  const { hits, hasMore } = await searchResources(
+    [dogs],
+    searchText('rex')!,
+    { offset: 5000, limit: 10 },
+    read.sourceOf,
+  );
+  assert.deepEqual(
+    ids(hits),
+    Array.from({ length: 10 }, (_, n) => `dogs-${5001 + n}`),
+  );
+  assert.equal(hasMore, true);
+  assert.ok(read.rowsRead() <= 5011 + ROWS_PER_READ, `${read.rowsRead()} rows read for a page 5,000 deep`);
+  assert.ok(read.limits.length > 1 && read.limits.every((limit) => limit <= ROWS_PER_READ), String(read.limits));
+  assert.deepEqual(read.itemsRead, [Array.from({ length: 10 }, (_, n) => 5001 + n)]);
+});
+
+test('a deep page of /search merges the resources by tier, then reads each one’s items of the page', async () => {
+  // 1,000 owners in tier 0, then 5,000 dogs in tier 2: the page 1,500 deep is the dogs' 501st to 505th.
+  const read = countedRanges(
+    new Map([
+      ['dogs', 5000],
+      ['owners', 1000],
+    ]),
+    (def) => (def.name === 'owners' ? 0 : 2),
+  );
+  const { hits, hasMore } = await searchResources(
+    resources,
+    searchText('rex')!,
+    { offset: 1500, limit: 5 },
+    read.sourceOf,
+  );
+  assert.deepEqual(ids(hits), ['dogs-501', 'dogs-502', 'dogs-503', 'dogs-504', 'dogs-505']);
+  assert.equal(hasMore, true);
+  assert.deepEqual(read.itemsRead, [[501, 502, 503, 504, 505]]);
+  // Past the last match: nothing, and no next page.
+  const past = await searchResources(resources, searchText('rex')!, { offset: 6000, limit: 5 }, read.sourceOf);
+  assert.deepEqual(past, { hits: [], hasMore: false });
 });

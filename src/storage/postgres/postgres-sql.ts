@@ -3,7 +3,7 @@ import { columnOf, representedFields, type AssociationDef, type ResourceDef } fr
 import type { Filter, Sort } from '../../query/collection.js';
 import { perDefinition } from '../../resources/per-definition.js';
 import type { Criteria, ListQuery, Scope } from '../storage.js';
-import { matchRanges, matchSeqs, matchSet, searchText, type SearchText, type TierStream } from '../search-keys.js';
+import { matchRanges, matchSet, searchText, type TierStream } from '../search-keys.js';
 import { SPREAD_UNIT } from '../search-tiers.js';
 
 /** Positional parameters collected while a statement is written: add() gives the placeholder of a value. */
@@ -280,18 +280,10 @@ function keyItem(def: ResourceDef, fields: readonly string[] | undefined, where:
 }
 
 /**
- * A deep ranked page's statements (search-deep.ts): the seqs of the items whose keys match the text, in creation order,
- * read from the keys alone (the filters and relation are the items' own columns: `items` applies them); and the items
- * of some seqs that the filters and relation allow, each row the item's columns (of `fields`, or all), then its seq;
- * undefined when nothing can match.
+ * A deep ranked page's statement (search-deep.ts): the items of some seqs that the filters and relation allow, each row
+ * the item's columns (of `fields`, or all), then its seq; undefined when nothing can match.
  */
 export const deepQueries = {
-  matchingSeqs(def: ResourceDef, scope: Scope, text: SearchText): Statement {
-    const params = new Params();
-    const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined;
-    const sql = matchSeqs(def.name, text, tenantId, (value) => params.add(value));
-    return { sql, params: params.values };
-  },
   items(
     def: ResourceDef,
     scope: Scope,
@@ -347,9 +339,10 @@ export function rangeQuery(
   const params = new Params();
   const where = whereClause(def, scope, { filters: criteria.filters, related: criteria.related }, params)!.where;
   const tenant = scope.kind === 'tenant' ? `k.tenant_id = ${params.add(scope.tenantId)} AND ` : '';
-  // Read on after a row: from its key, the rows of that key after its seq.
+  // Read on after a row: from that row on in (key, seq) order, a row value the index starts at (an OR of the key and
+  // the seq read the key's rows before it again, a chunk of a deep page more each time).
   const start = after
-    ? `k.key >= ${params.add(after.key)} AND (k.key > ${params.add(after.key)} OR k.seq > ${params.add(after.seq)})`
+    ? `(k.key, k.seq) > (${params.add(after.key)}, ${params.add(after.seq)})`
     : `k.key >= ${params.add(from)}`;
   const sql = `SELECT r.*, k.seq, k.key FROM ${def.name}_search_keys k
     ${keyItem(def, fields, where)} r

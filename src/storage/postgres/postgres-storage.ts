@@ -14,9 +14,8 @@ import { planCreate, planRemove, planUpdate } from '../../plan/write-plan.js';
 import { answerParams, IDEMPOTENCY_SQL, IdempotencyPolicy, keyParams } from '../idempotency-keys.js';
 import { jsonPage, rowsAsJson, toItem } from '../items.js';
 import { oneRange, searchText, tierOfKey } from '../search-keys.js';
-import { deepPage, isDeep } from '../search-deep.js';
 import { searchResources } from '../search-merge.js';
-import { estimatePostings, POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
+import { estimatePostings, POSTINGS_BOUND, type StreamSource } from '../search-tiers.js';
 import type {
   Criteria,
   IdempotencyClaim,
@@ -243,16 +242,11 @@ export class PostgresStorage implements Storage {
   ): Promise<Page> {
     const text = searchText(query.q!);
     if (text === undefined) return { items: [], hasMore: false };
-    const end = query.offset + query.limit;
     const read = fields && rankedFields(def, fields);
-    if (isDeep(query)) {
-      const { hits, hasMore } = await deepPage([{ def, source: this.streams(def, scope, query, read) }], text, query);
-      return { items: hits.map((hit) => hit.item), hasMore };
-    }
-    const matches = await withFreshPostings((fresh) =>
-      tieredMatches(def, text, end + 1, this.streams(def, scope, query, read, fresh)),
+    const { hits, hasMore } = await withFreshPostings((fresh) =>
+      searchResources([def], text, query, () => this.streams(def, scope, query, read, fresh)),
     );
-    return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
+    return { items: hits.map((hit) => hit.item), hasMore };
   }
 
   /**
@@ -286,10 +280,6 @@ export class PostgresStorage implements Storage {
       }));
     };
     return {
-      matchingSeqs: async (text) => {
-        const { sql, params } = deepQueries.matchingSeqs(def, scope, text);
-        return (await this.db.rows<[string]>(sql, params)).map((row) => Number(row[0]));
-      },
       items: async (seqs) => {
         const statement = deepQueries.items(def, scope, criteria, fields, seqs);
         if (statement === undefined) return [];

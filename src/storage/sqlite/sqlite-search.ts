@@ -2,10 +2,9 @@
 import { representedFields, type FieldValue, type ResourceDef } from '../../resources/definition.js';
 import { resourceByName } from '../../resources/index.js';
 import { toItem } from '../items.js';
-import { matchSeqs, searchText, tierOfKey } from '../search-keys.js';
+import { searchText, tierOfKey } from '../search-keys.js';
 import { searchResources } from '../search-merge.js';
-import { deepPage, isDeep } from '../search-deep.js';
-import { POSTINGS_BOUND, tieredMatches, type StreamSource } from '../search-tiers.js';
+import { POSTINGS_BOUND, type StreamSource } from '../search-tiers.js';
 import {
   tenantScope,
   type Criteria,
@@ -38,13 +37,8 @@ export class SqliteSearch {
     const text = searchText(query.q!);
     if (text === undefined) return { items: [], hasMore: false };
     const source = this.streams(def, scope, query);
-    if (isDeep(query)) {
-      const { hits, hasMore } = await deepPage([{ def, source }], text, query);
-      return { items: hits.map((hit) => hit.item), hasMore };
-    }
-    const end = query.offset + query.limit;
-    const matches = await tieredMatches(def, text, end + 1, source);
-    return { items: matches.slice(query.offset, end).map((match) => match.item), hasMore: matches.length > end };
+    const { hits, hasMore } = await searchResources([def], text, query, () => source);
+    return { items: hits.map((hit) => hit.item), hasMore };
   }
 
   /** Each resource's first `offset + limit + 1` matches, merged by tier (search-merge.ts). */
@@ -76,11 +70,6 @@ export class SqliteSearch {
     const tenant = scope.kind === 'tenant' ? scope.tenantId : undefined;
     const item = (row: FieldValue[]) => ({ seq: Number(row[names.length]), item: toItem(names, row) });
     return {
-      matchingSeqs: async (text) => {
-        const params: string[] = [];
-        const sql = matchSeqs(def.name, text, tenant, (value) => (params.push(value), '?'));
-        return this.rows(sql, params).map((row) => Number(row[0]));
-      },
       items: async (seqs) => {
         const sql = `SELECT ${selectList(def)}, t.seq FROM ${def.name} t WHERE ${where} AND t.seq IN (SELECT value FROM json_each(?))`;
         return this.rows(sql, [...params, JSON.stringify(seqs)]).map(item);
@@ -107,7 +96,7 @@ export class SqliteSearch {
       },
       range: async ([from, to], limit, after) => {
         const args: unknown[] = tenant === undefined ? [] : [tenant];
-        if (after) args.push(after.key, to, after.key, after.seq);
+        if (after) args.push(after.key, after.seq, to);
         else args.push(from, to);
         const sql = rangeQuery(def, where!, tenant !== undefined, after !== undefined);
         return this.rows(sql, [...args, ...params, limit]).map((row) => {

@@ -173,9 +173,10 @@ export function rangeQuery(def: ResourceDef, where: string, tenant: boolean, aft
 const rangeTexts = perDefinition((_def: ResourceDef) => new KeptTexts<string>());
 
 function rangeText(def: ResourceDef, where: string, tenant: boolean, after: boolean): string {
-  // Read on after a row: from its key, the rows of that key after its seq.
+  // Read on after a row: from that row on in (key, seq) order, a row value the index starts at (an OR of the key and
+  // the seq read the key's rows before it again, a chunk of a deep page more each time).
   return `SELECT ${selectList(def)}, k.seq, k.key FROM ${def.name}_search_keys k CROSS JOIN ${def.name} t ON t.seq = k.seq
-    WHERE ${tenant ? 'k.tenant_id = ? AND ' : ''}k.key >= ? AND k.key < ?${after ? ' AND (k.key > ? OR k.seq > ?)' : ''} AND ${where}
+    WHERE ${tenant ? 'k.tenant_id = ? AND ' : ''}${after ? '(k.key, k.seq) > (?, ?)' : 'k.key >= ?'} AND k.key < ? AND ${where}
     ORDER BY k.key, k.seq LIMIT ${BOUND_INTEGER}`;
 }
 
