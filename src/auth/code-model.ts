@@ -7,6 +7,8 @@ import { secretHash } from './secrets.js';
 export interface ModelUser {
   readonly id: string;
   readonly chainId?: string;
+  /** At a code exchange: the hash of the code, whose row must still be there when the tokens are saved. */
+  readonly codeHash?: string;
   /** At a refresh: the hash of the refresh token presented, retired when (and only when) its successors are saved. */
   readonly rotating?: string;
   /**
@@ -31,7 +33,7 @@ export function codeModel(grants: GrantStore, clock: () => number) {
       const stored = await grants.findCode(secretHash(code));
       if (!stored) return undefined;
       if (stored.used) {
-        await grants.revokeChain(stored.chainId);
+        await grants.revokeChain(stored.chainId, stored.codeHash);
         return undefined;
       }
       return {
@@ -42,13 +44,17 @@ export function codeModel(grants: GrantStore, clock: () => number) {
         codeChallenge: stored.codeChallenge,
         codeChallengeMethod: 'S256',
         client: { id: stored.clientId },
-        user: { id: stored.accountId, chainId: stored.chainId } satisfies ModelUser,
+        user: { id: stored.accountId, chainId: stored.chainId, codeHash: stored.codeHash } satisfies ModelUser,
       };
     },
-    /** Called before the PKCE check, so a wrong verifier uses the code up too; losing a race is a replay. */
+    /**
+     * Called before the PKCE check, so a wrong verifier uses the code up too; losing a race is a replay, which revokes
+     * the winner's tokens too, whether they were saved before or after (GrantStore.saveTokens).
+     */
     async revokeAuthorizationCode(code: { authorizationCode: string; user: ModelUser }) {
-      if (await grants.useCode(secretHash(code.authorizationCode))) return true;
-      if (code.user.chainId) await grants.revokeChain(code.user.chainId);
+      const codeHash = secretHash(code.authorizationCode);
+      if (await grants.useCode(codeHash)) return true;
+      if (code.user.chainId) await grants.revokeChain(code.user.chainId, codeHash);
       return false;
     },
     /** A retired refresh token presented again revokes its chain; a revoked one is simply unknown. */

@@ -56,9 +56,11 @@ export interface GrantStore {
   useCode(codeHash: string): Promise<boolean>;
   /**
    * A code exchange's access token and the refresh token that comes with it, in one transaction: a crash never leaves
-   * the one without the other.
+   * the one without the other. False, and nothing saved, when the code is gone: a replay of it revoked its chain
+   * meanwhile (revokeChain with the code), or its app was deleted. The code's row is held meanwhile, so that a replay
+   * that deletes it waits for these tokens and revokes them too.
    */
-  saveTokens(access: AccessToken, refresh: RefreshToken): Promise<void>;
+  saveTokens(codeHash: string, access: AccessToken, refresh: RefreshToken): Promise<boolean>;
   findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined>;
   /**
    * A refresh token's rotation, in one transaction: retires `retiring` and saves the access and refresh tokens that
@@ -70,6 +72,10 @@ export interface GrantStore {
    * unknown, another client's, or revoked already.
    */
   revokeRefreshToken(tokenHash: string, clientId: string): Promise<boolean>;
-  /** Revokes every refresh and access token of a chain. */
-  revokeChain(chainId: string): Promise<void>;
+  /**
+   * Revokes every refresh and access token of a chain. A replayed code's chain (`codeHash` given) deletes the code
+   * first, in the same transaction: an exchange of it that won the code but has not saved its tokens yet then saves
+   * none (saveTokens), whichever commits first.
+   */
+  revokeChain(chainId: string, codeHash?: string): Promise<void>;
 }

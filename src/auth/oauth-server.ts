@@ -134,11 +134,14 @@ function grantModel(store: AuthStore, grants: GrantStore, clock: () => number, t
         retired: false,
         revoked: false,
       };
-      if (user.rotating === undefined) {
-        await grants.saveTokens(access, refresh);
-      } else if (!(await grants.rotateRefreshToken(user.rotating, access, refresh))) {
-        await grants.revokeChain(user.chainId);
-        throw new OAuth2Server.InvalidGrantError('Invalid grant: refresh token is invalid');
+      if (user.rotating !== undefined) {
+        if (!(await grants.rotateRefreshToken(user.rotating, access, refresh))) {
+          await grants.revokeChain(user.chainId);
+          throw new OAuth2Server.InvalidGrantError('Invalid grant: refresh token is invalid');
+        }
+      } else if (!(await grants.saveTokens(user.codeHash ?? '', access, refresh))) {
+        // A replay of the code revoked its chain before these were saved: none is, and this exchange fails too.
+        throw new OAuth2Server.InvalidGrantError('Invalid grant: authorization code is invalid');
       }
       return { ...token, scope: scopes, client, user };
     },

@@ -101,6 +101,43 @@ test('a code used twice is refused, and every token issued from it is revoked', 
   assert.equal(refreshed.json().error, 'invalid_grant');
 });
 
+test('a replay that comes while the first exchange is saving its tokens revokes them: none is saved', async (t) => {
+  const flow = await codeFlow(t);
+  const code = await codeOf(flow);
+  const { grants } = flow.api.storage;
+  // The first exchange has won the code (useCode) and is about to save its tokens when the replay arrives and ends.
+  const save = grants.saveTokens.bind(grants);
+  let replay: Awaited<ReturnType<typeof exchange>> | undefined;
+  grants.saveTokens = async (...args) => {
+    replay = await exchange(flow, code);
+    return save(...args);
+  };
+  const first = await exchange(flow, code);
+  assert.equal(replay?.statusCode, 400);
+  assert.equal(replay.json().error, 'invalid_grant');
+  assert.equal(first.statusCode, 400, first.body);
+  assert.equal(first.json().error, 'invalid_grant');
+  assert.match(first.json().error_description, /^The authorization code is unknown, expired .*already used/);
+  assert.equal(await rowsHolding(flow.api.storage, 'access_tokens', 'client_id', flow.clientId), 0);
+  assert.equal(await rowsHolding(flow.api.storage, 'refresh_tokens', 'client_id', flow.clientId), 0);
+});
+
+test('a code exchanged twice at once: one exchange at most, and no token of it works', async (t) => {
+  const flow = await codeFlow(t);
+  for (let round = 0; round < 5; round += 1) {
+    const code = await codeOf(flow);
+    const answers = await Promise.all([exchange(flow, code), exchange(flow, code), exchange(flow, code)]);
+    const won = answers.filter((answer) => answer.statusCode === 200);
+    assert.ok(won.length <= 1, `round ${round}: ${won.length} exchanges won`);
+    for (const answer of answers.filter((each) => each.statusCode !== 200))
+      assert.equal(answer.json().error, 'invalid_grant', answer.body);
+    for (const answer of won) {
+      assert.equal(await works(flow, answer.json().access_token), false, `round ${round}: the winner's token works`);
+      assert.equal((await refresh(flow, answer.json().refresh_token)).statusCode, 400);
+    }
+  }
+});
+
 /** Makes every INSERT into refresh_tokens fail inside the database, as a crash or a full disk would. */
 async function refuseRefreshTokens(storage: Storage): Promise<void> {
   if (storage.kind === 'sqlite') {

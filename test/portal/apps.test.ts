@@ -137,6 +137,28 @@ test('deleting an app revokes its tokens (refused within 5 s) and its secret', a
   assert.doesNotMatch((await getPage(api, '/portal/dashboard', cookie)).body, new RegExp(clientId));
 });
 
+test('a token issued while its app is being deleted does not work either', async (t) => {
+  const api = await build(t);
+  await signUp(api, 'ann@example.com');
+  const cookie = await logIn(api, 'ann@example.com');
+  const { clientId, secret } = shownCredentials((await postForm(api, 'apps', cookie, CONFIDENTIAL)).body);
+  const { auth } = api.storage;
+  // The token endpoint found the app and is saving a token when the delete commits first: the delete's revocation
+  // never saw the token.
+  const save = auth.saveToken.bind(auth);
+  auth.saveToken = async (token) => {
+    assert.equal((await postForm(api, 'apps/delete', cookie, { client_id: clientId })).statusCode, 200);
+    return save(token);
+  };
+  const issued = await tokenRequest(api, clientId, secret!);
+  assert.equal(issued.statusCode, 200, issued.body);
+  const accessToken = issued.json().access_token as string;
+  assert.equal((await auth.findToken(secretHash(accessToken)))?.revoked, true);
+  const refused = await api.request({ url: '/v2/dogs', token: accessToken });
+  assert.equal(refused.statusCode, 401, refused.body);
+  assert.equal(refused.json().code, 5001);
+});
+
 test("another account's app cannot be rotated or deleted, and a form without the CSRF token changes nothing", async (t) => {
   const api = await build(t);
   const { clientId } = await signUp(api, 'ann@example.com');

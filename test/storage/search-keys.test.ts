@@ -22,6 +22,7 @@ import {
   POSTINGS_BOUND,
   SPREAD_UNIT,
   tieredMatches,
+  wholeRows,
   type StreamSource,
 } from '../../src/storage/search-tiers.js';
 import { build, createItem as create, dogNames } from '../helper.js';
@@ -191,7 +192,6 @@ test('a text searched again reuses its keys, and its streams while its postings 
   const counted: Array<readonly string[]> = [];
   const read: Array<readonly TierStream[]> = [];
   const source = (postings: Postings): StreamSource => ({
-    matchingSeqs: () => Promise.resolve([]),
     items: () => Promise.resolve([]),
     postings: (keys) => {
       counted.push(keys);
@@ -204,8 +204,8 @@ test('a text searched again reuses its keys, and its streams while its postings 
     range: () => Promise.reject(new Error('one word only')),
   });
   const kept = new Map(wordKeysOf(dogs, text).map((key) => [key, key === 'rex|02' || key === 'oslo|21' ? 3 : 0]));
-  await tieredMatches(dogs, text, 11, source(kept));
-  await tieredMatches(dogs, text, 11, source(kept));
+  await tieredMatches(dogs, text, 11, source(kept), wholeRows);
+  await tieredMatches(dogs, text, 11, source(kept), wholeRows);
   assert.equal(counted.length, 2);
   assert.equal(counted[1], counted[0], 'the same keys, not made again');
   assert.deepEqual(counted[0], wordKeysOf(dogs, text));
@@ -214,7 +214,7 @@ test('a text searched again reuses its keys, and its streams while its postings 
   // Fresh counts (another object, as after the kept ones expire) make the streams again, from those counts.
   const fresh = new Map(kept);
   fresh.set('rex|01', 5);
-  await tieredMatches(dogs, text, 11, source(fresh));
+  await tieredMatches(dogs, text, 11, source(fresh), wholeRows);
   assert.notEqual(read[2]![0], read[0]![0]);
   assert.deepEqual(read[2], tierStreams(dogs, text, fresh));
   assert.notDeepEqual(read[2], read[0]);

@@ -80,7 +80,10 @@ export class PostgresAuthStore implements AuthStore {
   async findToken(tokenHash: string): Promise<AccessToken | undefined> {
     // Batched too: after a restart every caller's first request looks its token up.
     const [row] = await this.db.read<TokenRow>(
-      'SELECT token_hash, tenant_id, client_id, scopes, issued_at, expires_at, revoked_at FROM access_tokens WHERE token_hash = $1',
+      // A token saved while its app was being deleted is not revoked by the delete, and must not work either.
+      `SELECT token_hash, tenant_id, client_id, scopes, issued_at, expires_at,
+        coalesce(revoked_at::text, CASE WHEN NOT EXISTS (SELECT 1 FROM clients c WHERE c.id = t.client_id) THEN 'app deleted' END)
+        FROM access_tokens t WHERE token_hash = $1`,
       [tokenHash],
     );
     return (

@@ -128,8 +128,15 @@ export class PostgresGrantStore implements GrantStore {
     return changed > 0;
   }
 
-  async saveTokens(access: AccessToken, refresh: RefreshToken): Promise<void> {
-    await this.db.transaction(async (tx) => queueTokens(tx, access, refresh));
+  async saveTokens(codeHash: string, access: AccessToken, refresh: RefreshToken): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      // A replay's DELETE of the code waits for this commit, and its revocation then sees these tokens; one that
+      // deleted it first leaves no row here.
+      const held = await tx.rows('SELECT 1 FROM authorization_codes WHERE code_hash = $1 FOR SHARE', [codeHash]);
+      if (held.length === 0) return false;
+      queueTokens(tx, access, refresh);
+      return true;
+    });
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined> {
@@ -176,7 +183,11 @@ export class PostgresGrantStore implements GrantStore {
     });
   }
 
-  async revokeChain(chainId: string): Promise<void> {
-    await this.db.transaction((tx) => revokeChainOn(tx, chainId, seconds()));
+  async revokeChain(chainId: string, codeHash?: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      // First: the DELETE waits for an exchange that holds the code (saveTokens), so the revocation sees its tokens.
+      if (codeHash !== undefined) await tx.run('DELETE FROM authorization_codes WHERE code_hash = $1', [codeHash]);
+      await revokeChainOn(tx, chainId, seconds());
+    });
   }
 }

@@ -32,7 +32,16 @@ interface TokenRow {
   issued_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** Whether the token's app still exists. */
+  live: number;
 }
+
+/**
+ * A token and whether its app still exists: a token saved while its app was being deleted is not revoked by the
+ * delete, and must not work either.
+ */
+const FIND_TOKEN =
+  'SELECT t.*, EXISTS (SELECT 1 FROM clients c WHERE c.id = t.client_id) AS live FROM access_tokens t WHERE t.token_hash = ?';
 
 /** A token's INSERT, in tokenRow's order (also the grant store's, at a refresh token's rotation). */
 export const SAVE_TOKEN =
@@ -99,8 +108,7 @@ export class SqliteAuthStore implements AuthStore {
   async findToken(tokenHash: string): Promise<AccessToken | undefined> {
     let row: TokenRow | undefined;
     try {
-      row = this.statements.get('SELECT * FROM access_tokens WHERE token_hash = ?').get(tokenHash) as
-        TokenRow | undefined;
+      row = this.statements.get(FIND_TOKEN).get(tokenHash) as TokenRow | undefined;
     } catch (error) {
       throw this.statements.failure(error);
     }
@@ -112,7 +120,7 @@ export class SqliteAuthStore implements AuthStore {
         scopes: row.scopes.split(' '),
         issuedAt: row.issued_at,
         expiresAt: row.expires_at,
-        revoked: row.revoked_at !== null,
+        revoked: row.revoked_at !== null || row.live === 0,
       }
     );
   }

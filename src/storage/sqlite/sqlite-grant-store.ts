@@ -144,8 +144,12 @@ export class SqliteGrantStore implements GrantStore {
     return this.change('UPDATE authorization_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', codeHash);
   }
 
-  async saveTokens(access: AccessToken, refresh: RefreshToken): Promise<void> {
-    await this.writes.run(() => this.insertTokens(access, refresh));
+  async saveTokens(codeHash: string, access: AccessToken, refresh: RefreshToken): Promise<boolean> {
+    return this.writes.run(() => {
+      if (!this.statements.get('SELECT 1 FROM authorization_codes WHERE code_hash = ?').get(codeHash)) return false;
+      this.insertTokens(access, refresh);
+      return true;
+    });
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshToken | undefined> {
@@ -190,9 +194,13 @@ export class SqliteGrantStore implements GrantStore {
     });
   }
 
-  async revokeChain(chainId: string): Promise<void> {
+  async revokeChain(chainId: string, codeHash?: string): Promise<void> {
     const at = seconds();
-    await this.writes.run(() => this.revokeChainNow(chainId, at));
+    await this.writes.run(() => {
+      if (codeHash !== undefined)
+        this.statements.get('DELETE FROM authorization_codes WHERE code_hash = ?').run(codeHash);
+      this.revokeChainNow(chainId, at);
+    });
   }
 
   /** Inside a write: revokes every refresh and access token of a chain. */
