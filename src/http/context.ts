@@ -96,7 +96,12 @@ function renderingFrom(raw: IncomingMessage, suppression: unknown): Rendering {
   try {
     format = suffix === undefined ? formatFromAccept(raw.headers.accept) : formatFromSuffix(suffix);
   } catch {
-    format = 'json';
+    // An unknown suffix's 400 answers as Accept asks (`/v2/dogs.yaml` with Accept: application/xml in XML).
+    try {
+      format = suffix === undefined ? 'json' : formatFromAccept(raw.headers.accept);
+    } catch {
+      format = 'json';
+    }
   }
   const suppress = suppression === true || (typeof suppression === 'string' && suppression.toLowerCase() === 'true');
   return { format, suppress };

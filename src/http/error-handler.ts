@@ -67,7 +67,8 @@ export function registerErrorHandlers(app: FastifyInstance, portalUrl: string, p
   // readable cross-origin like the API's (the 1000 that shows the versioned path, a 1001): no page answers here.
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     if (portal?.owns(request)) return portal.notFound(request, reply);
-    const pathname = request.url.split('?')[0] ?? '/';
+    // As sent: `/dogs.xml` is shown with its suffix, which rewriteUrl cut for the answer's format.
+    const pathname = request.originalUrl.split('?')[0] ?? '/';
     return sendError(request, allowAnyOrigin(reply), unmatchedPathError(pathname, portalUrl), moreInfoBase);
   });
 }

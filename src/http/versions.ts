@@ -11,6 +11,17 @@ const VERSION_SEGMENT = /^v\d+([.,]\d+)*$/i;
 /** The first path segments of the API after its version: a path starting with one of them lacks only the version. */
 const API_NAMES: ReadonlySet<string> = new Set([...resources.map((def) => def.name), 'search', 'convert', 'adoptions']);
 
+/** The first segment of a path, up to its first dot: `dogs` of `/dogs.xml?q=1`. */
+function firstName(url: string): string {
+  const end = url.slice(1).search(/[/?.]/);
+  return end === -1 ? url.slice(1) : url.slice(1, end + 1);
+}
+
+/** Whether a path (or URL) starts with an API name without a version before it: `/dogs`, `/search.xml?q=rex`. */
+export function namesApiWithoutVersion(url: string): boolean {
+  return API_NAMES.has(firstName(url));
+}
+
 /** A path with no version: a 400 that shows the versioned path to use (SPEC §8). */
 export function versionMissingError(pathname: string): ApiError {
   const suggested = `/v${CURRENT_VERSION}${pathname === '/' ? '/dogs' : pathname}`;
@@ -54,7 +65,7 @@ export function unmatchedPathError(pathname: string, portalUrl: string): ApiErro
         `or minor number.`,
     );
   }
-  if (API_NAMES.has(first)) return versionMissingError(pathname);
+  if (namesApiWithoutVersion(pathname)) return versionMissingError(pathname);
   return new ApiError(
     'routeNotFound',
     `There is nothing at ${pathname}. The API is under /v${CURRENT_VERSION}/ (for example ` +

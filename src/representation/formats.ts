@@ -19,28 +19,61 @@ export function formatFromSuffix(suffix: string): Format {
   );
 }
 
-/** XML when Accept names application/xml or text/xml (and prefers it to JSON); otherwise JSON. */
+/** The media types of each format, as Accept names them. */
+const OFFERED: ReadonlyArray<readonly [Format, string]> = [
+  ['json', 'application/json'],
+  ['xml', 'application/xml'],
+  ['xml', 'text/xml'],
+];
+
+/** A qvalue as RFC 9110 §12.4.2 writes it: 0 to 1, at most three decimals. */
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * How an Accept range rates a format: its q, how specific the range is (2 the type itself, 1 its type's wildcard, 0 the
+ * wildcard of all), and its place in the header.
+ */
+interface Rating {
+  readonly quality: number;
+  readonly specificity: number;
+  readonly position: number;
+}
+
+/**
+ * XML when Accept prefers application/xml or text/xml to JSON; otherwise JSON (also when it accepts neither: no 406).
+ * A format's q is that of the most specific range that matches it (RFC 9110 §12.5.1: all types at q=1 and
+ * application/xml at q=0.1 prefer JSON); on equal q, the one named more specifically, then the one named first, then
+ * JSON. A range whose q is not a qvalue (`q=2`, `q=abc`) is left out. A header that does not mention XML is JSON.
+ */
 export function formatFromAccept(accept: string | undefined): Format {
   if (accept === undefined) return 'json';
   const lower = accept.toLowerCase();
   if (!lower.includes('xml')) return 'json';
-  let best: Format = 'json';
-  let bestQuality = 0;
-  for (const part of lower.split(',')) {
-    const [type = '', ...params] = part.trim().split(';');
-    const format =
-      type.trim() === 'application/json'
-        ? 'json'
-        : type.trim() === 'application/xml' || type.trim() === 'text/xml'
-          ? 'xml'
-          : undefined;
-    if (!format) continue;
+  const ratings = new Map<Format, Rating>();
+  const ranges = lower.split(',');
+  for (let position = 0; position < ranges.length; position += 1) {
+    const [range = '', ...params] = ranges[position]!.split(';');
+    const type = range.trim();
     const qParam = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-    const quality = qParam ? Number(qParam.slice(2)) : 1;
-    if (quality > bestQuality) {
-      best = format;
-      bestQuality = quality;
+    if (qParam !== undefined && !QVALUE.test(qParam.slice(2))) continue;
+    const rated = { quality: qParam === undefined ? 1 : Number(qParam.slice(2)), position };
+    for (const [format, media] of OFFERED) {
+      const specificity = type === media ? 2 : type === `${media.split('/')[0]}/*` ? 1 : type === '*/*' ? 0 : -1;
+      if (specificity < 0) continue;
+      const kept = ratings.get(format);
+      if (
+        kept === undefined ||
+        specificity > kept.specificity ||
+        (specificity === kept.specificity && rated.quality > kept.quality)
+      )
+        ratings.set(format, { ...rated, specificity });
     }
   }
-  return best;
+  const json = ratings.get('json');
+  const xml = ratings.get('xml');
+  if (xml === undefined || xml.quality === 0) return 'json';
+  if (json === undefined || json.quality < xml.quality) return 'xml';
+  if (json.quality > xml.quality) return 'json';
+  if (xml.specificity !== json.specificity) return xml.specificity > json.specificity ? 'xml' : 'json';
+  return xml.position < json.position ? 'xml' : 'json';
 }

@@ -14,6 +14,37 @@ test('a path without a version is a 400 that shows the versioned path to use', a
   assert.match(response.json().message, /use \/v2\/dogs/);
 });
 
+test("a path without a version but with a format suffix is that 400, in the suffix's format", async (t) => {
+  const api = await build(t);
+  for (const [url, format, shown] of [
+    ['/dogs.xml', 'xml', '/dogs.xml'],
+    ['/search.xml?q=rex', 'xml', '/search.xml'],
+    ['/dogs/abc.xml', 'xml', '/dogs/abc.xml'],
+    ['/veterinarians.xml', 'xml', '/veterinarians.xml'],
+    ['/adoptions.json', 'json', '/adoptions.json'],
+  ] as const) {
+    const response = await api.request({ url, token: null });
+    assert.equal(response.statusCode, 400, url);
+    assert.match(String(response.headers['content-type']), new RegExp(`^application/${format}`), url);
+    assert.match(response.body, format === 'xml' ? /<code>1000<\/code>/ : /"code":1000/, url);
+    assert.ok(response.body.includes(`The path ${shown} has no version`), response.body);
+    assert.ok(response.body.includes(`use /v2${shown}`), response.body);
+  }
+  // A name that is no API's keeps its 404, suffix or not.
+  const other = await api.request({ url: '/metrics.xml', token: null });
+  assert.equal(other.statusCode, 404);
+  assert.equal(other.json().code, 1002);
+});
+
+test('an unknown format suffix is a 400 in the format Accept asks for', async (t) => {
+  const api = await build(t);
+  const response = await api.request({ url: '/v2/dogs.yaml', headers: { accept: 'application/xml' } });
+  assert.equal(response.statusCode, 400);
+  assert.match(String(response.headers['content-type']), /^application\/xml/);
+  assert.match(response.body, /<code>1004<\/code>/);
+  assert.match(response.body, /The format &quot;\.yaml&quot; is not offered/);
+});
+
 test('an unknown version is a 404 naming the supported versions', async (t) => {
   const api = await build(t);
   for (const url of ['/v3/dogs', '/v1.2/dogs', '/v0/dogs/count', '/V2/dogs']) {

@@ -15,6 +15,18 @@ const accepts: Array<[string | undefined, 'json' | 'xml']> = [
   ['application/xml;q=0.5, application/json', 'json'],
   ['application/json;q=0.1, text/xml', 'xml'],
   ['TEXT/XML; charset=utf-8', 'xml'],
+  // RFC 9110 §12.5.1: a type's q is the most specific range's; a wildcard rates JSON too.
+  ['*/*, application/xml;q=0.1', 'json'],
+  ['application/*, application/xml;q=0.1', 'json'],
+  ['application/json;q=0.9, */*;q=0.1, text/xml', 'xml'],
+  ['application/xml, */*', 'xml'],
+  ['*/*, application/xml', 'xml'],
+  ['application/xml, application/json', 'xml'],
+  ['application/json, application/xml', 'json'],
+  ['application/xml;q=0, */*', 'json'],
+  // A q that is not a qvalue leaves its range out.
+  ['application/xml;q=2', 'json'],
+  ['application/xml;q=abc, text/xml;q=0.5', 'xml'],
 ];
 for (const [accept, format] of accepts) {
   test(`Accept ${JSON.stringify(accept)} selects ${format}`, () => assert.equal(formatFromAccept(accept), format));
