@@ -9,6 +9,7 @@ import { enforceRateLimit, type RateLimiter } from '../http/rate-limit.js';
 import { routeEveryMethod, type WrongMethodAnswer } from '../http/route-every-method.js';
 import { serialize } from '../representation/document.js';
 import { MEDIA_TYPES } from '../representation/formats.js';
+import { isEmailAddress } from '../query/email-address.js';
 import { checkXmlText } from '../query/xml-text.js';
 import { shownTextProblem } from './app-form.js';
 import { newId } from '../storage/ids.js';
@@ -16,7 +17,6 @@ import { escapeHtml, page, type Frame } from './html.js';
 import { frameOf, sendPage, wantsPage } from './portal-context.js';
 
 const MIN_PASSWORD_LENGTH = 12;
-const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 const FIELDS = ['email', 'password', 'appName'] as const;
 
 /** Errors of a JSON sign-up are thrown to the one error handler, so they come in the API error shape (SPEC §7). */
@@ -95,7 +95,7 @@ function readSignup(body: Record<string, unknown>): { email: string; password: s
   const email = text('email').toLowerCase();
   const emailProblem = shownTextProblem(email, 'The field "email"');
   if (emailProblem !== undefined) throw new ApiError('fieldInvalid', emailProblem);
-  if (!EMAIL.test(email) || email.length > 254)
+  if (!isEmailAddress(email))
     throw new ApiError('emailInvalid', `The email "${email}" is not an address such as ann@example.com.`);
   const password = text('password');
   if ([...password].length < MIN_PASSWORD_LENGTH) {

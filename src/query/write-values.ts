@@ -50,25 +50,31 @@ export function readInput(def: ResourceDef, body: Readonly<Record<string, unknow
 function normalize(name: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   checkXmlText(value, `The field "${name}"`);
-  if (LINE_BREAK_OR_TAB.test(value)) {
+  // Trimmed first (SPEC §1): a line break at either end goes with the spaces; one inside the text is refused.
+  const trimmed = value.trim();
+  if (LINE_BREAK_OR_TAB.test(trimmed)) {
     throw new ApiError(
       'fieldInvalid',
       `The field "${name}" contains a control character (a tab or a line break). Send plain text on one line.`,
     );
   }
-  const trimmed = value.trim();
   return trimmed === '' ? null : trimmed;
 }
 
-/** A set of ids: a JSON array, or one comma-separated string (a form field); null or blank is the empty set. */
+/**
+ * A set of ids: a JSON array of strings, or one comma-separated string (a form field); null or blank is the empty set.
+ * A form's blank entries (`a,,b`) are left out; an array's entry that is not an id (null, blank, a number) is kept for
+ * the schema to refuse.
+ */
 function normalizeIds(name: string, value: unknown): unknown {
   if (value === null) return [];
-  const list = typeof value === 'string' ? value.split(',') : value;
+  const form = typeof value === 'string';
+  const list = form ? value.split(',') : value;
   if (!Array.isArray(list)) return list;
   const ids: unknown[] = [];
   for (const entry of list) {
-    const id = typeof entry === 'string' ? (normalize(name, entry) as string | null) : entry;
-    if (id !== null && !ids.includes(id)) ids.push(id);
+    const id = typeof entry === 'string' ? ((normalize(name, entry) as string | null) ?? (form ? null : '')) : entry;
+    if ((id !== null || !form) && !ids.includes(id)) ids.push(id);
   }
   return ids;
 }

@@ -14,7 +14,7 @@ export function xmlTextProblem(text: string, where: string): string | undefined 
   const found = XML_FORBIDDEN.exec(text);
   if (found === null) return undefined;
   return (
-    `${where} contains the character ${codePoint(found[0])} at position ${found.index + 1}, which XML cannot ` +
+    `${where} contains the character ${codePoint(found[0])} at position ${position(text, found.index)}, which XML cannot ` +
     'carry. Remove it: control characters other than tab, line feed and carriage return, U+FFFE, U+FFFF and ' +
     'unpaired surrogates are refused.'
   );
@@ -42,6 +42,17 @@ const UNECHOABLE_ONE = new RegExp(UNECHOABLE.source);
 /** Text a message repeats from the request, with each control or unpaired character written as \uXXXX. */
 export function escapeEcho(text: string): string {
   return UNECHOABLE_ONE.test(text) ? text.replace(UNECHOABLE, (char) => `\\u${hex(char)}`) : text;
+}
+
+/** The place of a character, counted in characters (code points) from 1, as the length limit counts them. */
+function position(text: string, index: number): number {
+  let at = 1;
+  for (let unit = 0; unit < index; unit += 1) {
+    const code = text.charCodeAt(unit);
+    // A surrogate pair is one character: its high half counts, its low half does not.
+    if (code < 0xdc00 || code > 0xdfff || unit === 0 || (text.charCodeAt(unit - 1) & 0xfc00) !== 0xd800) at += 1;
+  }
+  return at;
 }
 
 function codePoint(char: string): string {

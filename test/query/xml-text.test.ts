@@ -16,6 +16,9 @@ const refused: Array<[string, string, string]> = [
   ['a high surrogate at the end', 'a\udbff', 'U+DBFF'],
   ['a lone low surrogate', '\udc00', 'U+DC00'],
   ['two high surrogates', '\ud800\ud800\udc00', 'U+D800 at position 1'],
+  // Positions count characters, as the length limit does: an emoji is one.
+  ['a control after two emoji', '\u{1f415}\u{1f415}\u0001', 'U+0001 at position 3'],
+  ['a lone low surrogate after an emoji', '\u{1f415}\udc00', 'U+DC00 at position 2'],
 ];
 for (const [what, text, named] of refused) {
   test(`${what} is refused with code 2010, naming the character and where`, () => {

@@ -82,6 +82,14 @@ test('a reference to a missing id is a 400 naming it, and changes nothing', asyn
   const numbers = await api.request({ method: 'POST', url: '/v1/dogs', json: { name: 'X', foodIds: [1, 2] } });
   assert.equal(numbers.statusCode, 400);
   assert.equal(numbers.json().code, 3006);
+  // SPEC §1: an array of strings in JSON; null or a blank entry is no id (a form's `a,,b` leaves the blank out).
+  for (const foodIds of [[null], [null, ''], [food.id, ' ']]) {
+    const holes = await api.request({ method: 'POST', url: '/v1/dogs', json: { name: 'X', foodIds } });
+    assert.equal(holes.statusCode, 400, JSON.stringify(foodIds));
+    assert.equal(holes.json().code, 3006);
+    assert.match(holes.json().message, /"foodIds" must be a list of foods ids: a JSON array of strings/);
+  }
+  assert.equal((await api.request({ url: '/v1/dogs/count' })).json().count, 1);
 });
 
 test('deleting an owner or a veterinarian clears the references to it; deleting a food removes its links', async (t) => {

@@ -71,6 +71,25 @@ test('an owner email must be an address; blank clears it', async (t) => {
   assert.equal(cleared.json().owner.email, null);
 });
 
+test('text is trimmed before its one-line check: a line break at an end goes, one inside is a 400', async (t) => {
+  const api = await build(t);
+  const trimmed = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    json: { name: '\tRex\r\n', location: ' Oslo\n' },
+  });
+  assert.equal(trimmed.statusCode, 201, trimmed.body);
+  assert.equal(trimmed.json().dog.name, 'Rex');
+  assert.equal(trimmed.json().dog.location, 'Oslo');
+  for (const name of ['Re\nx', 'Re\tx', 'Rex\r\nMax']) {
+    const refused = await api.request({ method: 'POST', url: '/v2/dogs', json: { name } });
+    assert.equal(refused.statusCode, 400, JSON.stringify(name));
+    assert.equal(refused.json().code, 3006);
+    assert.match(refused.json().message, /"name" contains a control character \(a tab or a line break\)/);
+  }
+  assert.equal((await api.request({ url: '/v2/dogs/count' })).json().count, 1);
+});
+
 test('write-only id sets are not fields of a representation', async (t) => {
   const api = await build(t);
   const response = await api.request({ url: '/v1/owners?fields=veterinarianIds' });
