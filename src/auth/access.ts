@@ -45,7 +45,10 @@ export class AccessControl {
     if (token === undefined) {
       throw new ApiError(
         'tokenMissing',
-        'This operation needs an access token: send Authorization: Bearer <token>. Get one from POST ' +
+        (jsonBodyHasToken(request)
+          ? 'The access_token field of a JSON body is not read: RFC 6750 takes a token from a form body only. '
+          : '') +
+          'This operation needs an access token: send Authorization: Bearer <token>. Get one from POST ' +
           '/oauth2/token with your client id and secret (sign up in the developer portal for a client).',
         { 'www-authenticate': `Bearer ${REALM}` },
       );
@@ -86,6 +89,19 @@ export class AccessControl {
 
   private limit(limiter: RateLimiter, key: string, reply: FastifyReply): void {
     if (limiter.enabled) reply.headers(enforceRateLimit(limiter, key, 'requests'));
+  }
+}
+
+/**
+ * Whether a request without a token sent one as a JSON body's access_token, which RFC 6750 §2.2 does not read (a
+ * control parameter of SPEC §1, so no 400 either): its 401 says so. A body that does not parse says nothing here.
+ */
+function jsonBodyHasToken(request: FastifyRequest): boolean {
+  if (isFormBody(request)) return false;
+  try {
+    return readBody(request)?.access_token !== undefined;
+  } catch {
+    return false;
   }
 }
 

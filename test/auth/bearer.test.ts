@@ -77,6 +77,28 @@ test('the token may come as access_token in the query string or a form body, but
   assert.match(String(twice.headers['www-authenticate']), /^Bearer realm="Dog Registry", error="invalid_request"/);
 });
 
+test('a JSON body carries no token (RFC 6750 §2.2): its access_token is ignored, and a 401 without one says so', async (t) => {
+  const api = await build(t);
+  const { token } = api.credentials;
+  const alone = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    token: null,
+    json: { name: 'Rex', access_token: token },
+  });
+  assert.equal(alone.statusCode, 401);
+  assert.equal(alone.json().code, 5000);
+  assert.match(
+    alone.json().message,
+    /^The access_token field of a JSON body is not read: RFC 6750 takes a token from a form body only\. .*Authorization: Bearer/,
+  );
+  // With a token in the header, the field is one of SPEC §1's control parameters: ignored, not a token sent twice.
+  const withHeader = await api.request({ method: 'POST', url: '/v2/dogs', json: { name: 'Rex', access_token: 'x' } });
+  assert.equal(withHeader.statusCode, 201, withHeader.body);
+  const plain = await api.request({ method: 'POST', url: '/v2/dogs', token: null, json: { name: 'Rex' } });
+  assert.match(plain.json().message, /^This operation needs an access token/);
+});
+
 test('a token given twice in one place is a 400, never an unknown token', async (t) => {
   const api = await build(t);
   const { token } = api.credentials;
