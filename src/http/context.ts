@@ -6,7 +6,7 @@ import { ApiError } from '../errors.js';
 import { single, type QueryParams } from '../query/collection.js';
 import { formatFromAccept, formatFromSuffix, type Format } from '../representation/formats.js';
 import type { Scope, TenantScope } from '../storage/storage.js';
-import { decodes, readBody } from './raw-body.js';
+import { decodes, isFormBody, readBody } from './raw-body.js';
 import { formatSuffixOf, rewriteUrl } from './format-suffix.js';
 import { prefersExactCount } from './links.js';
 
@@ -36,6 +36,8 @@ export interface Intent {
   readonly query: QueryParams;
   /** The fields sent: the body, or the query string of an overridden GET; read when first asked for. */
   readonly input: () => Readonly<Record<string, unknown>>;
+  /** Whether the input is a JSON body (SPEC §1: its id sets are arrays), not a form or an overridden GET's query. */
+  readonly jsonInput: () => boolean;
   readonly ifMatch: string | undefined;
   readonly ifNoneMatch: string | undefined;
   /** `Prefer: count=exact` (RFC 7240): the answer adds the total. */
@@ -96,12 +98,10 @@ function renderingFrom(raw: IncomingMessage, suppression: unknown): Rendering {
   try {
     format = suffix === undefined ? formatFromAccept(raw.headers.accept) : formatFromSuffix(suffix);
   } catch {
-    // An unknown suffix's 400 answers as Accept asks (`/v2/dogs.yaml` with Accept: application/xml in XML).
-    try {
-      format = suffix === undefined ? 'json' : formatFromAccept(raw.headers.accept);
-    } catch {
-      format = 'json';
-    }
+    // An unknown suffix's 400 answers in the format the path ends with (`/v2/dogs/a.b.json`, suffix `b.json`), else as
+    // Accept asks (`/v2/dogs.yaml` with Accept: application/xml in XML).
+    const last = suffix?.slice(suffix.lastIndexOf('.') + 1).toLowerCase();
+    format = last === 'json' || last === 'xml' ? last : formatFromAccept(raw.headers.accept);
   }
   const suppress = suppression === true || (typeof suppression === 'string' && suppression.toLowerCase() === 'true');
   return { format, suppress };
@@ -208,6 +208,7 @@ export function parseIntent(request: FastifyRequest, version: number): Intent {
       : httpMethod === 'GET' || httpMethod === 'HEAD'
         ? noInput
         : () => readBody(request) ?? {},
+    jsonInput: fieldsInQuery || httpMethod === 'GET' || httpMethod === 'HEAD' ? no : () => !isFormBody(request),
     ifMatch: headers['if-match'],
     ifNoneMatch: headers['if-none-match'],
     exactCount: prefer !== undefined && prefersExactCount(prefer),
@@ -228,6 +229,7 @@ type WithOriginalUrl = FastifyRequest['raw'] & { originalUrl?: string };
 /** A GET or HEAD reads no input: one shared function and value instead of a closure per request. */
 const NO_INPUT: Readonly<Record<string, unknown>> = Object.freeze({});
 const noInput = (): Readonly<Record<string, unknown>> => NO_INPUT;
+const no = (): boolean => false;
 
 /**
  * The method a GET or POST names instead of its own (SPEC §3), or undefined. Any other method

@@ -28,7 +28,12 @@ const IGNORED = new Set<string>([...CONTROL_PARAMS, ...READ_ONLY_FIELDS]);
 const LINE_BREAK_OR_TAB = /[\t\n\r]/;
 
 /** Validates a parsed body (JSON object or form fields); returns only the fields it sets. */
-export function readInput(def: ResourceDef, body: Readonly<Record<string, unknown>>, mode: BodyMode): WriteValues {
+export function readInput(
+  def: ResourceDef,
+  body: Readonly<Record<string, unknown>>,
+  mode: BodyMode,
+  json = false,
+): WriteValues {
   const values: Record<string, unknown> = {};
   for (const name of Object.keys(body)) {
     if (IGNORED.has(name)) continue;
@@ -39,7 +44,8 @@ export function readInput(def: ResourceDef, body: Readonly<Record<string, unknow
           `${Object.keys(def.fields).join(', ')}.`,
       );
     }
-    values[name] = def.fields[name]!.kind === 'refs' ? normalizeIds(name, body[name]) : normalize(name, body[name]);
+    values[name] =
+      def.fields[name]!.kind === 'refs' ? normalizeIds(name, body[name], json) : normalize(name, body[name]);
   }
   const validate = validatorFor(def, mode);
   if (!validate(values)) throw toApiError(def, values, validate.errors?.[0]);
@@ -62,12 +68,13 @@ function normalize(name: string, value: unknown): unknown {
 }
 
 /**
- * A set of ids: a JSON array of strings, or one comma-separated string (a form field); null or blank is the empty set.
- * A form's blank entries (`a,,b`) are left out; an array's entry that is not an id (null, blank, a number) is kept for
- * the schema to refuse.
+ * A set of ids: a JSON array of strings, or one comma-separated string (a form field, or an overridden GET's query);
+ * null or blank is the empty set. A form's blank entries (`a,,b`) are left out; an array's entry that is not an id
+ * (null, blank, a number) is kept for the schema to refuse, and so is a string in a JSON body (SPEC §1: an array).
  */
-function normalizeIds(name: string, value: unknown): unknown {
+function normalizeIds(name: string, value: unknown, json: boolean): unknown {
   if (value === null) return [];
+  if (json && typeof value === 'string') return value.trim() === '' ? [] : value;
   const form = typeof value === 'string';
   const list = form ? value.split(',') : value;
   if (!Array.isArray(list)) return list;

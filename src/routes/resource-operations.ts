@@ -132,7 +132,7 @@ export function createOperation(def: ResourceDef, { storage, config }: RouteDeps
     descriptor,
     async run(context, claimed) {
       checkParams(context, descriptor);
-      let values = readInput(def, context.input(), 'create');
+      let values = readInput(def, context.input(), 'create', context.jsonInput());
       if (nesting && 'reverseField' in nesting.association) {
         const field = nesting.association.reverseField;
         const parentId = context.id ?? '';
@@ -191,7 +191,7 @@ export function updateOperation(def: ResourceDef, { storage }: RouteDeps): Opera
     descriptor,
     async run(context) {
       checkParams(context, descriptor);
-      const values = readInput(def, context.input(), 'update');
+      const values = readInput(def, context.input(), 'update', context.jsonInput());
       const id = idOf(def, context);
       const item = await storage.update(def, context.scope, id, values, ifMatchCheck(def, context));
       if (!item) throw notFound(def, id);

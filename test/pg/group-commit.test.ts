@@ -92,6 +92,17 @@ test("a turn's access tokens are one INSERT, each found again as it was saved", 
     revoked: false,
     ...(n === 4 ? { chainId: 'chain-4' } : {}),
   }));
+  // A token whose app is gone counts as revoked: each token's app exists.
+  for (const { clientId, tenantId } of tokens)
+    await storage.grants.createClient({
+      id: clientId,
+      tenantId,
+      name: clientId,
+      secretHash: '',
+      scopes: ['read'],
+      type: 'public',
+      redirectUris: [],
+    });
   // The first save also sweeps expired tokens (a DELETE of its own, now and then).
   await storage.auth.saveToken(tokens[5]!);
   const statements = storage.queryCount;

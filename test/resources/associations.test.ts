@@ -82,6 +82,13 @@ test('a reference to a missing id is a 400 naming it, and changes nothing', asyn
   const numbers = await api.request({ method: 'POST', url: '/v1/dogs', json: { name: 'X', foodIds: [1, 2] } });
   assert.equal(numbers.statusCode, 400);
   assert.equal(numbers.json().code, 3006);
+  // SPEC §1: an array of strings in a JSON body, so not the form's comma-separated string, even of one id.
+  const string = await api.request({ method: 'POST', url: '/v1/dogs', json: { name: 'X', foodIds: food.id } });
+  assert.equal(string.statusCode, 400);
+  assert.equal(string.json().code, 3006);
+  const blank = await api.request({ method: 'POST', url: '/v1/dogs', json: { name: 'X', foodIds: ' ' } });
+  assert.equal(blank.statusCode, 200, 'a blank value clears, as every optional field');
+  await api.request({ method: 'DELETE', url: `/v1/dogs/${blank.json().dog.id}` });
   // SPEC §1: an array of strings in JSON; null or a blank entry is no id (a form's `a,,b` leaves the blank out).
   for (const foodIds of [[null], [null, ''], [food.id, ' ']]) {
     const holes = await api.request({ method: 'POST', url: '/v1/dogs', json: { name: 'X', foodIds } });
