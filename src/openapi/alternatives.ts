@@ -44,6 +44,9 @@ export function withOverrideAnswers(operation: JsonObject, overridden: JsonObjec
     if (!own) responses[status] = response;
     else if (!own.content)
       responses[status] = { ...response, description: `${own.description} ${response.description}` };
+    else if (!response.content)
+      // A DELETE carried out by override answers an empty body: no schema can say "or nothing", the words do.
+      responses[status] = { ...own, description: `${own.description} After a DELETE (an override): no body.` };
     else {
       const theirs = response.content as Record<string, JsonObject> | undefined;
       responses[status] = widen(own, (media) => {
@@ -63,13 +66,42 @@ const BOTH = ['application/json', 'application/xml'];
 export function withSuppressedAnswers(operation: JsonObject): JsonObject {
   const responses: Responses = { ...(operation.responses as Responses) };
   const suppressed = ref('schemas', 'SuppressedError');
-  const ok = responses['200'] ?? (responses['201'] && { ...responses['201'], description: SUPPRESSED_CREATED });
+  const created = responses['201'];
+  let ok = responses['200'] ?? (created && { ...created, description: SUPPRESSED_CREATED });
   if (!ok) throw new Error(`${String(operation.operationId)} has no success answer`);
-  const described = { ...ok, description: `${String(ok.description)} ${SUPPRESSED_ERROR}` };
+  // A 200 beside a 201 (a list whose GET creates by override, in v2) is the creation too when suppressed.
+  if (responses['200'] && created) {
+    const theirs = created.content as Record<string, JsonObject> | undefined;
+    ok = widen(
+      { ...ok, description: `${String(ok.description)} ${SUPPRESSED_CREATED}` },
+      (media) => theirs?.[media]?.schema as JsonObject | undefined,
+    );
+  }
+  const described = {
+    ...ok,
+    description: `${String(ok.description)} ${SUPPRESSED_ERROR}`,
+    headers: suppressedHeaders(ok, created),
+  };
   responses['200'] = ok.content
     ? widen(described, () => suppressed)
     : { ...described, content: Object.fromEntries(BOTH.map((media) => [media, { schema: suppressed }])) };
   return { ...operation, responses: sortedByStatus(responses) };
+}
+
+/**
+ * The headers of a 200 under suppress_response_codes: its own, a creation's Location (not required: an error has
+ * none), and the WWW-Authenticate and Retry-After of the 401 and 403 it may stand for.
+ */
+function suppressedHeaders(ok: JsonObject, created: JsonObject | undefined): JsonObject {
+  const headers: JsonObject = { ...(ok.headers as JsonObject | undefined) };
+  if (created && (created.headers as JsonObject | undefined)?.Location)
+    headers.Location = {
+      description: "On a creation, the new item's URL; an error has none.",
+      schema: { type: 'string', format: 'uri' },
+    };
+  headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
+  headers['Retry-After'] = ref('headers', 'Retry-After');
+  return headers;
 }
 
 const SUPPRESSED_ERROR = 'With suppress_response_codes=true, an error too (SuppressedError).';

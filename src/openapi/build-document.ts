@@ -16,7 +16,7 @@ import type { JsonObject } from './json-schema.js';
 import { resourceParameters, sharedParameters } from './parameters.js';
 import { pathItem } from './paths.js';
 import { formatPaths, formatResponseComponents } from './format-paths.js';
-import { headerComponents, responseComponents } from './responses.js';
+import { headerComponents, responseComponents, withDeprecationHeaders } from './responses.js';
 import { resourceSchemas, sharedSchemas, type ResourceLookup } from './component-schemas.js';
 import { searchParameters, searchSchemas } from './search.js';
 import { securitySchemes } from './security.js';
@@ -57,7 +57,13 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
     for (const [path, item] of Object.entries(pathItem(endpoint, version, defs)))
       Object.assign(paths, formatPaths(path, item));
   }
-  if (version < CURRENT_VERSION) markDeprecated(paths);
+  let responses = { ...responseComponents(), ...formatResponseComponents(responseComponents()) };
+  if (version < CURRENT_VERSION) {
+    markDeprecated(paths);
+    responses = Object.fromEntries(
+      Object.entries(responses).map(([name, response]) => [name, withDeprecationHeaders(response)]),
+    );
+  }
   return {
     openapi: '3.1.1',
     info: {
@@ -91,7 +97,7 @@ export function buildDocument(config: Config, version: Version, defs: readonly R
         searchParameters(defs),
         adoptionParameters(),
       ),
-      responses: { ...responseComponents(), ...formatResponseComponents(responseComponents()) },
+      responses,
       headers: headerComponents(version),
       securitySchemes: securitySchemes(config),
     },
@@ -112,14 +118,20 @@ function documentedEndpoints(deps: RouteDeps, defs: readonly ResourceDef[]): End
 }
 
 /**
- * Every operation of an earlier version is deprecated (OpenAPI's `deprecated`): v1 answers carry Deprecation once
- * V1_SUNSET is set.
+ * Every operation of an earlier version is deprecated (OpenAPI's `deprecated`), and its answers list the Deprecation,
+ * Sunset and Link headers that v1 answers carry once V1_SUNSET is set.
  */
 function markDeprecated(paths: JsonObject): void {
   for (const item of Object.values(paths) as JsonObject[]) {
     for (const [key, operation] of Object.entries(item)) {
       // A suffix path's description is text, not an operation.
-      if (key !== 'parameters' && key !== 'description') item[key] = { ...(operation as JsonObject), deprecated: true };
+      if (key === 'parameters' || key === 'description') continue;
+      const responses = Object.entries((operation as JsonObject).responses as Record<string, JsonObject>);
+      item[key] = {
+        ...(operation as JsonObject),
+        deprecated: true,
+        responses: Object.fromEntries(responses.map(([status, answer]) => [status, withDeprecationHeaders(answer)])),
+      };
     }
   }
 }

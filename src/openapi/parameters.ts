@@ -5,7 +5,6 @@ import { sortableFields, representedFields, type ResourceDef } from '../resource
 import { ref, type JsonObject } from './json-schema.js';
 
 /** parseOffset reads any whole number, past this one as this one. */
-const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
 export function inQuery(name: string, description: string, schema: JsonObject, extra: JsonObject = {}): JsonObject {
   return { name, in: 'query', description, schema, ...extra };
@@ -34,16 +33,25 @@ const CONTROL: Readonly<Record<Exclude<(typeof CONTROL_PARAMS)[number], 'access_
       'On a GET the fields come from the query string: GET /dogs/{id}?method=put&name=Rex. The ' +
       'X-HTTP-Method-Override header does the same on a POST. ' +
       'A method the path does not offer is a 400 whose Allow header lists the ones it does.',
-    { type: 'string', enum: ['post', 'put', 'delete'] },
+    // Any case (SPEC §3), which an enum of JSON Schema cannot say.
+    { type: 'string', pattern: anyCase('post', 'put', 'delete'), examples: ['post', 'put', 'delete'] },
   ),
   suppress_response_codes: inQuery(
     'suppress_response_codes',
     'true (any case): the HTTP status is always 200, for clients that cannot read other statuses; ' +
       'an error body then carries the status it would have had in response_code, and a 304 becomes a 200 with ' +
       'the full body.',
-    { type: 'boolean', default: false },
+    // On the wire the text true or false in any case (SPEC §3): a boolean schema would refuse TRUE.
+    { type: 'string', pattern: anyCase('true', 'false'), default: 'false', examples: ['true'] },
   ),
 };
+
+/** A pattern that matches exactly one of `words` in any case: `[Pp][Uu][Tt]`. */
+function anyCase(...words: readonly string[]): string {
+  const either = (word: string): string =>
+    [...word].map((char) => `[${char.toUpperCase()}${char.toLowerCase()}]`).join('');
+  return `^(?:${words.map(either).join('|')})$`;
+}
 
 export function sharedParameters(): Record<string, JsonObject> {
   return {
@@ -63,7 +71,6 @@ export function sharedParameters(): Record<string, JsonObject> {
     offset: inQuery('offset', 'How many items to skip before the page starts.', {
       type: 'integer',
       minimum: 0,
-      maximum: MAX_OFFSET,
       default: 0,
     }),
     q: inQuery('q', Q_TEXT, Q_SCHEMA),
@@ -145,9 +152,10 @@ export function resourceParameters(def: ResourceDef): Record<string, JsonObject>
 export function filterParameter(def: ResourceDef, filter: string, field: string): JsonObject {
   const values = def.fields[field]?.values;
   const choice = values ? ` The values: ${values.join(', ')}.` : '';
+  const example = values ? ` (${values.slice(0, 2).join(',')})` : '';
   return inQuery(
     filter,
-    `Only ${def.name} whose ${field} equals one of these values, comma-separated (brown,black), ignoring case. ` +
+    `Only ${def.name} whose ${field} equals one of these values, comma-separated${example}, ignoring case. ` +
       `Filters combine with AND.${choice}`,
     COMMA_LIST,
     values ? { example: values.slice(0, 2).join(',') } : {},

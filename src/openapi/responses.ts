@@ -74,8 +74,47 @@ export function headerComponents(version: number): Record<string, JsonObject> {
       { example: 'private, no-cache' },
     ),
   };
-  if (version < 2) delete headers.Location;
+  if (version < 2) {
+    delete headers.Location;
+    Object.assign(headers, DEPRECATION_HEADERS);
+    headers.Link = {
+      ...headers.Link,
+      description:
+        `${String(headers.Link!.description)} Once V1_SUNSET is set, every answer also links the portal's ` +
+        'versions page with rel="deprecation" (SPEC §8).',
+    };
+  }
   return headers;
+}
+
+/** What every v1 answer carries once the operator sets V1_SUNSET (SPEC §8). */
+const DEPRECATION_HEADERS: Record<string, JsonObject> = {
+  Deprecation: header(
+    'Once V1_SUNSET is set: when v1 was deprecated (RFC 9745), as @ and Unix seconds.',
+    { type: 'string', pattern: '^@[0-9]+$' },
+    { example: '@1795219200' },
+  ),
+  Sunset: header(
+    'Once V1_SUNSET is set: when v1 stops answering (RFC 8594), an HTTP date.',
+    { type: 'string' },
+    { example: 'Sun, 21 Nov 2027 00:00:00 GMT' },
+  ),
+};
+
+/**
+ * The v1 document's answers with the deprecation headers: Deprecation, Sunset and Link (rel="deprecation"), which
+ * every v1 answer carries once V1_SUNSET is set. A reference to a shared answer gets them in that answer.
+ */
+export function withDeprecationHeaders(response: JsonObject): JsonObject {
+  if ('$ref' in response) return response;
+  return {
+    ...response,
+    headers: {
+      ...(response.headers as JsonObject | undefined),
+      ...headerRefs(['Deprecation', 'Sunset']),
+      Link: (response.headers as JsonObject | undefined)?.Link ?? ref('headers', 'Link'),
+    },
+  };
 }
 
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -116,7 +155,8 @@ export function responseComponents(): Record<string, JsonObject> {
     BadRequest: errorResponse(
       'The request is not valid: a parameter, the body, the format suffix or the method. ' +
         'The message says what to change; code names the error in the catalogue.',
-      commonHeaders('Allow'),
+      // WWW-Authenticate on a token sent twice (5004, RFC 6750 §3.1's invalid_request).
+      commonHeaders('Allow', 'WWW-Authenticate'),
     ),
     Unauthorized: errorResponse(
       'No token, or a token that is not valid or has expired. Get one from POST /oauth2/token at the API root ' +
@@ -149,8 +189,10 @@ export function responseComponents(): Record<string, JsonObject> {
       commonHeaders(),
     ),
     NotModified: {
-      description: 'The ETag in If-None-Match still matches: nothing changed, and the body is empty.',
-      headers: commonHeaders('ETag'),
+      description:
+        'The ETag in If-None-Match still matches: nothing changed, and the body is empty. A page keeps its Link ' +
+        'header, and with Prefer: count=exact its X-Total-Count and Preference-Applied.',
+      headers: commonHeaders('ETag', 'Link', 'X-Total-Count', 'Preference-Applied'),
     },
   };
 }

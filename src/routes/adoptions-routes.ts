@@ -4,7 +4,18 @@ import { pageCounts, pagingHeaders } from '../http/links.js';
 import { parseFilters, parseLimit, parseOffset, parseSort } from '../query/collection.js';
 import { representedFields, type ResourceDef } from '../resources/definition.js';
 import { dogs } from '../resources/dogs.js';
-import { describe, fieldsOf, filtersOf, IF_NONE_MATCH, LIMIT, NOT_MODIFIED, OFFSET, sortOf } from './descriptor.js';
+import {
+  describe,
+  fieldsOf,
+  filtersOf,
+  IF_NONE_MATCH,
+  LIMIT,
+  NOT_MODIFIED,
+  OFFSET,
+  PAGE_HEADERS,
+  PREFER,
+  sortOf,
+} from './descriptor.js';
 import { checkParams, listPage, selectionOf, type RouteDeps } from './resource-operations.js';
 
 /** A public view of the dogs table: only what anyone may see of a dog up for adoption. */
@@ -24,8 +35,16 @@ export const PUBLIC_FIELDS = representedFields(adoptableDogs);
 /** Its own components (`adoptions.fields`, …): the view's fields and filters, not the dogs'. */
 const DESCRIPTOR = describe(
   { kind: 'adoptions' },
-  [fieldsOf('adoptions'), LIMIT, OFFSET, sortOf('adoptions'), ...filtersOf(adoptableDogs, 'adoptions'), IF_NONE_MATCH],
-  [{ status: 200, document: 'public-list', headers: ['ETag', 'Link'] }, NOT_MODIFIED],
+  [
+    fieldsOf('adoptions'),
+    LIMIT,
+    OFFSET,
+    sortOf('adoptions'),
+    ...filtersOf(adoptableDogs, 'adoptions'),
+    IF_NONE_MATCH,
+    PREFER,
+  ],
+  [{ status: 200, document: 'public-list', headers: PAGE_HEADERS }, NOT_MODIFIED],
 );
 
 export function adoptionsEndpoint({ storage, config }: RouteDeps): Endpoint {

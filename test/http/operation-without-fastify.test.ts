@@ -29,6 +29,7 @@ function intentOf(fields: Partial<Intent> & Pick<Intent, 'method' | 'path'>): In
     id: undefined,
     query: {},
     input: () => ({}),
+    jsonInput: () => true,
     ifMatch: undefined,
     ifNoneMatch: undefined,
     exactCount: false,

@@ -87,7 +87,17 @@ test('the dog filters, paging and control parameters are reusable components', a
   assert.deepEqual(parameters.limit.schema, { type: 'integer', minimum: 1, maximum: 100, default: 10 });
   assert.equal(parameters.offset.schema.minimum, 0);
   assert.deepEqual([parameters.q.schema.minLength, parameters.q.schema.maxLength], [1, 200]);
-  assert.deepEqual(parameters.method.schema.enum, ['post', 'put', 'delete']);
+  // Any case (SPEC §3): a pattern, since a JSON Schema enum is exact.
+  const method = new RegExp(parameters.method.schema.pattern);
+  for (const value of ['post', 'PUT', 'Delete']) assert.match(value, method);
+  for (const value of ['get', 'posts', 'patch']) assert.doesNotMatch(value, method);
+  const suppress = new RegExp(parameters.suppress_response_codes.schema.pattern);
+  for (const value of ['true', 'FALSE', 'True']) assert.match(value, suppress);
+  assert.doesNotMatch('yes', suppress);
+  assert.equal(parameters.offset.schema.maximum, undefined, 'any offset is a page (SPEC §3)');
+  // A filter's example is of its own values.
+  assert.match(parameters['dogs.state'].description, /comma-separated \(registered,adoptable\)/);
+  assert.doesNotMatch(parameters['dogs.location'].description, /brown/);
   const listed = document.paths['/dogs'].get.parameters.map((parameter: Json) => parameter.$ref.split('/').pop());
   for (const name of ['dogs.fields', 'limit', 'offset', 'dogs.sort', 'q', 'dogs.color', 'dogs.state', 'dogs.location'])
     assert.ok(listed.includes(name), name);
@@ -195,4 +205,34 @@ test('every answer with a body documents Content-Encoding, as the live API compr
   assert.equal(live.statusCode, 200);
   assert.equal(live.headers['content-encoding'], 'br');
   assert.match(String(live.headers.vary), /Accept-Encoding/);
+});
+
+test('the documents list what suppressed, overridden and deprecated answers carry', async (t) => {
+  const api = await build(t);
+  const v2 = await fetchDocument(api, 2);
+  const anyOf = (response: Json): string[] =>
+    (response.content['application/json'].schema.anyOf as Json[]).map((member) => member.$ref);
+  // GET /dogs?method=post&suppress_response_codes=true answers the created dog with 200, and its Location.
+  const list = v2.paths['/dogs'].get.responses;
+  assert.ok(anyOf(list['200']).includes('#/components/schemas/DogEnvelope'), JSON.stringify(list['200']));
+  assert.ok(list['200'].headers.Location && !list['200'].headers.Location.required);
+  // A suppressed error of a creation has no Location: required only on the 201.
+  const create = v2.paths['/dogs'].post.responses;
+  assert.notEqual(create['200'].headers.Location.required, true);
+  assert.equal(v2.components.headers.Location.required, true);
+  for (const header of ['WWW-Authenticate', 'Retry-After']) assert.ok(create['200'].headers[header], header);
+  // An overridden DELETE answers an empty body.
+  assert.match(v2.paths['/dogs/{id}'].post.responses['200'].description, /After a DELETE \(an override\): no body/);
+  assert.match(v2.paths['/dogs/{id}'].get.responses['200'].description, /After a DELETE \(an override\): no body/);
+  const { responses } = v2.components;
+  for (const header of ['Link', 'X-Total-Count', 'Preference-Applied'])
+    assert.ok(responses.NotModified.headers[header], header);
+  assert.ok(responses.BadRequest.headers['WWW-Authenticate']);
+  assert.equal(v2.components.headers.Deprecation, undefined);
+  // v1: every answer lists Deprecation, Sunset and Link, sent once V1_SUNSET is set (SPEC §8).
+  const v1 = await fetchDocument(api, 1);
+  for (const header of ['Deprecation', 'Sunset']) assert.ok(v1.components.headers[header], header);
+  for (const response of [v1.paths['/dogs'].get.responses['200'], v1.components.responses.Unauthorized])
+    for (const header of ['Deprecation', 'Sunset', 'Link']) assert.ok(response.headers[header], header);
+  assert.match(v1.components.headers.Link.description, /rel="deprecation"/);
 });

@@ -73,6 +73,7 @@ test('GET /adoptions is open, takes only its own parameters, names only public f
   assert.match(resolve(document, item.get.responses['403']).description, /rate limit/);
   assert.deepEqual(parameterNames(document, '/adoptions', item.get).sort(), [
     'If-None-Match',
+    'Prefer',
     'color',
     'fields',
     'limit',
@@ -81,6 +82,9 @@ test('GET /adoptions is open, takes only its own parameters, names only public f
     'sort',
     'suppress_response_codes',
   ]);
+  // Prefer: count=exact counts the open list too.
+  const page = resolve(document, item.get.responses['200']);
+  for (const header of ['X-Total-Count', 'Preference-Applied', 'Link']) assert.ok(page.headers[header], header);
   const { parameters, schemas } = document.components;
   assert.match(parameters['adoptions.fields'].description, /from: id, name, furColor, location\./);
   assert.deepEqual(Object.keys(schemas.AdoptableDog.properties), ['id', 'name', 'furColor', 'location']);
