@@ -141,8 +141,37 @@ export function libraryDescription(name: string, message: string): string {
       'This client may not use this grant_type: a public client (one without a secret) uses authorization_code ' +
       'with PKCE and refresh_token; client_credentials needs a confidential client and its secret.'
     );
+  if (name === 'invalid_request') return parameterDescription(message) ?? message;
   return message;
 }
+
+/** The library's words for a missing or malformed parameter ("Missing parameter: `state`"), said with the fix. */
+function parameterDescription(message: string): string | undefined {
+  if (/transform algorithm/i.test(message))
+    return (
+      'code_challenge_method must be S256, in capitals (RFC 7636 section 4.3): send the base64url SHA-256 of your ' +
+      'code_verifier as code_challenge.'
+    );
+  const named = /^(Missing|Invalid) parameter: `(\w+)`/.exec(message);
+  if (!named) return undefined;
+  const [, kind, parameter] = named;
+  const rule = PARAMETER_RULES[parameter!];
+  if (kind === 'Missing') return `The ${parameter} parameter is missing: send it${rule ? ` (${rule})` : ''}.`;
+  return `The ${parameter} parameter is malformed${rule ? `: ${rule}` : ''}.`;
+}
+
+/** What each parameter the library checks must be, as RFC 6749 and RFC 7636 write it. */
+const PARAMETER_RULES: Readonly<Record<string, string>> = {
+  response_type: 'response_type=code',
+  state: 'printable ASCII characters, as RFC 6749 appendix A.5 allows in state',
+  refresh_token: 'the refresh_token of your last token answer, with grant_type=refresh_token',
+  code_verifier: '43 to 128 characters of A-Z, a-z, 0-9 and - . _ ~ (RFC 7636 section 4.1)',
+  code_challenge: 'the base64url SHA-256 of your code_verifier, 43 characters (RFC 7636 section 4.2)',
+  code: 'the code your redirect_uri received, with grant_type=authorization_code',
+  scope: 'scopes separated by single spaces, such as "read write"',
+  client_id: "your app's client id",
+  redirect_uri: 'one of the redirect URIs registered for your app, character for character',
+};
 
 /**
  * The library's errors that the token grant may raise, by their RFC name (the only source of some of the classes above,
@@ -157,7 +186,7 @@ const FROM_LIBRARY: Readonly<Record<string, (description: string) => OAuthFailur
           'The redirect_uri is not the one of the authorization request that issued this code: send that same URI, ' +
             'character for character.',
         )
-      : new InvalidRequest(description),
+      : new InvalidRequest(libraryDescription('invalid_request', description)),
   invalid_client: (description) => new InvalidClient(description, false),
   // The library's one invalid_grant that is a missing parameter (a code exchange without its code_verifier) never
   // reaches it: oauth-server.ts answers a missing one invalid_request before (RFC 6749 §5.2).

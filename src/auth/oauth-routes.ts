@@ -33,7 +33,8 @@ export interface OAuthRouteOptions {
 const METADATA_CACHE = 'public, max-age=3600';
 
 export function registerOAuthRoutes(app: FastifyInstance, options: OAuthRouteOptions): void {
-  const { config, store, grants, verifier, clock } = options;
+  const { config, store, verifier, clock } = options;
+  const grants = forgettingChains(options.grants, verifier);
   const base = config.publicUrl;
   const issue = createTokenIssuer(store, grants, config.tokenTtlSeconds, app.businessMetrics.tokensIssued, clock);
   const metadata = serverMetadata(config);
@@ -122,7 +123,10 @@ async function accessTokenInfo(store: AuthStore, hash: string, client: Client, c
   };
 }
 
-/** The same of a refresh token (RFC 7662 §2.1 lets one be introspected), by the same rule; a retired one is not live. */
+/**
+ * The same of a refresh token (RFC 7662 §2.1 lets one be introspected), by the same rule; a retired one is not live.
+ * No token_type: RFC 7662 §2.2's is an access token's type (RFC 6749 §5.1, `Bearer`), which a refresh token has not.
+ */
 async function refreshTokenInfo(grants: GrantStore, hash: string, client: Client, clock: () => number) {
   const token = await grants.findRefreshToken(hash);
   const known = token !== undefined && (token.accountId === client.tenantId || token.clientId === client.id);
@@ -131,7 +135,6 @@ async function refreshTokenInfo(grants: GrantStore, hash: string, client: Client
   return {
     scope: token.scopes.join(' '),
     client_id: token.clientId,
-    token_type: 'refresh_token',
     exp: token.expiresAt,
     sub: token.accountId,
   };
@@ -222,4 +225,25 @@ function oauthRoute(app: FastifyInstance, method: 'GET' | 'POST', url: string, h
       }
     },
   });
+}
+
+/**
+ * The grant store, whose revocations of a chain also drop this node's cached token verdicts: the node that revokes a
+ * refresh token, or sees a code or a retired refresh token replayed, refuses the chain's access tokens at once, as it
+ * does a token revoked directly; other nodes within SPEC §7's 5 s.
+ */
+function forgettingChains(grants: GrantStore, verifier: TokenVerifier): GrantStore {
+  const forgetting: Partial<GrantStore> = {
+    async revokeChain(chainId, codeHash) {
+      await grants.revokeChain(chainId, codeHash);
+      verifier.forgetAll();
+    },
+    async revokeRefreshToken(tokenHash, clientId) {
+      const revoked = await grants.revokeRefreshToken(tokenHash, clientId);
+      if (revoked) verifier.forgetAll();
+      return revoked;
+    },
+  };
+  // The other methods are the store's own, reached through the prototype (and `this` is the store's state there).
+  return Object.assign(Object.create(grants) as GrantStore, forgetting);
 }

@@ -61,4 +61,13 @@ export class TokenVerifier {
   forget(token: string): void {
     this.cache.delete(token);
   }
+
+  /**
+   * Forgets every verdict on this node: after a chain is revoked, whose access tokens the node knows only by their
+   * text. Each token in use is looked up again once; chains are revoked seldom (a refresh token revoked or reused, a
+   * code replayed).
+   */
+  forgetAll(): void {
+    this.cache.clear();
+  }
 }

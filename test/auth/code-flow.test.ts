@@ -146,6 +146,12 @@ test('every other error is redirected with error and state (RFC 6749 §4.1.2.1)'
   const cases: Array<[Record<string, string | undefined>, string, RegExp]> = [
     [{ code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request', /^PKCE is required/],
     [{ code_challenge_method: 'plain' }, 'invalid_request', /^code_challenge_method must be S256: /],
+    [{ code_challenge_method: 's256' }, 'invalid_request', /^code_challenge_method must be S256, in capitals/],
+    [
+      { response_type: undefined },
+      'invalid_request',
+      /^The response_type parameter is missing: send it \(response_type=code\)/,
+    ],
     [{ code_challenge_method: undefined }, 'invalid_request', /^PKCE is required/],
     [{ scope: 'admin' }, 'invalid_scope', /^This client does not hold the scope admin: .* \(read write\)/],
     [{ scope: 're"ad' }, 'invalid_scope', /^The scope parameter is malformed/],
