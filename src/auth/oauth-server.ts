@@ -57,7 +57,7 @@ function missingCodeParameter(body: Readonly<Record<string, unknown>>): InvalidR
   const name = ['code', 'redirect_uri', 'code_verifier'].find((parameter) => body[parameter] === undefined);
   if (name === undefined) return undefined;
   return new InvalidRequest(
-    `Missing parameter: ${name}. A code exchange sends the code, the redirect_uri of its authorization request and ` +
+    `The ${name} parameter is missing. A code exchange sends the code, the redirect_uri of its authorization request and ` +
       'the PKCE code_verifier.',
   );
 }

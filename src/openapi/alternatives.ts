@@ -17,6 +17,9 @@ export function suppressedErrorSchema(): JsonObject {
 
 type Responses = Record<string, JsonObject>;
 
+/** What an answer that may come from a DELETE carried out by override says of its body. */
+const EMPTY_AFTER_DELETE = 'After a DELETE (an override): no body.';
+
 /** Each media type's schema becomes "this, or that": the first stays the type generated clients see. */
 function widen(response: JsonObject, extra: (media: string) => JsonObject | undefined): JsonObject {
   const content = response.content as Record<string, JsonObject> | undefined;
@@ -44,10 +47,12 @@ export function withOverrideAnswers(operation: JsonObject, overridden: JsonObjec
     if (!own) responses[status] = response;
     else if (!own.content)
       responses[status] = { ...response, description: `${own.description} ${response.description}` };
-    else if (!response.content)
-      // A DELETE carried out by override answers an empty body: no schema can say "or nothing", the words do.
-      responses[status] = { ...own, description: `${own.description} After a DELETE (an override): no body.` };
-    else {
+    else if (!response.content) {
+      // A DELETE carried out by override answers an empty body: no schema can say "or nothing", the words do (once:
+      // a POST carrier is widened by its path's DELETE twice).
+      const said = String(own.description).includes(EMPTY_AFTER_DELETE);
+      responses[status] = said ? own : { ...own, description: `${own.description} ${EMPTY_AFTER_DELETE}` };
+    } else {
       const theirs = response.content as Record<string, JsonObject> | undefined;
       responses[status] = widen(own, (media) => {
         return theirs?.[media]?.schema as JsonObject | undefined;

@@ -43,12 +43,14 @@ interface Rating {
  * XML when Accept prefers application/xml or text/xml to JSON; otherwise JSON (also when it accepts neither: no 406).
  * A format's q is that of the most specific range that matches it (RFC 9110 §12.5.1: all types at q=1 and
  * application/xml at q=0.1 prefer JSON); on equal q, the one named more specifically, then the one named first, then
- * JSON. A range whose q is not a qvalue (`q=2`, `q=abc`) is left out. A header that does not mention XML is JSON.
+ * JSON. A range whose q is not a qvalue (`q=2`, `q=abc`) is left out. So a wildcard rates XML too: all types at q=1
+ * and application/json at q=0.1 prefer XML, and `text/*` is text/xml.
  */
 export function formatFromAccept(accept: string | undefined): Format {
   if (accept === undefined) return 'json';
   const lower = accept.toLowerCase();
-  if (!lower.includes('xml')) return 'json';
+  // Most clients: no XML type and no wildcard that could rate one (`*/*` alone rates both alike: JSON).
+  if ((!lower.includes('xml') && !lower.includes('*')) || lower === '*/*') return 'json';
   const ratings = new Map<Format, Rating>();
   const ranges = lower.split(',');
   for (let position = 0; position < ranges.length; position += 1) {

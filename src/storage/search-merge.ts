@@ -46,6 +46,14 @@ export async function searchResources(
 ): Promise<{ hits: SearchHit[]; hasMore: boolean }> {
   const ordered = types.length > 1 ? [...types].sort((a, b) => order(a) - order(b)) : types;
   const parts = ordered.map((def) => ({ def, source: sourceOf(def) }));
+  if (parts.length === 1 && !isDeep(query)) {
+    // A collection's `q`: its own matches are the page, with nothing to merge.
+    const [part] = parts as [Part];
+    const end = query.offset + query.limit;
+    const matches = await withItems(part, text, end + 1);
+    const hits = matches.slice(query.offset, end).map((match) => ({ def: part.def, item: match.item }));
+    return { hits, hasMore: matches.length > end };
+  }
   if (!isDeep(query)) {
     const { page, hasMore } = mergeTiered(await matchesOf(parts, text, query, withItems), query);
     return { hits: page.map(({ part, match }) => ({ def: part.def, item: match.item })), hasMore };

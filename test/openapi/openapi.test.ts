@@ -223,6 +223,7 @@ test('the documents list what suppressed, overridden and deprecated answers carr
   for (const header of ['WWW-Authenticate', 'Retry-After']) assert.ok(create['200'].headers[header], header);
   // An overridden DELETE answers an empty body.
   assert.match(v2.paths['/dogs/{id}'].post.responses['200'].description, /After a DELETE \(an override\): no body/);
+  assert.equal(v2.paths['/dogs/{id}'].post.responses['200'].description.split('After a DELETE').length, 2, 'said once');
   assert.match(v2.paths['/dogs/{id}'].get.responses['200'].description, /After a DELETE \(an override\): no body/);
   const { responses } = v2.components;
   for (const header of ['Link', 'X-Total-Count', 'Preference-Applied'])

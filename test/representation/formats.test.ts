@@ -24,6 +24,11 @@ const accepts: Array<[string | undefined, 'json' | 'xml']> = [
   ['application/xml, application/json', 'xml'],
   ['application/json, application/xml', 'json'],
   ['application/xml;q=0, */*', 'json'],
+  // A wildcard rates XML as well as JSON.
+  ['*/*, application/json;q=0.1', 'xml'],
+  ['application/json;q=0, */*', 'xml'],
+  ['text/*', 'xml'],
+  ['image/*', 'json'],
   // A q that is not a qvalue leaves its range out.
   ['application/xml;q=2', 'json'],
   ['application/xml;q=abc, text/xml;q=0.5', 'xml'],
