@@ -70,7 +70,7 @@ test('an exchange without redirect_uri or code_verifier (or with them empty) is 
     assert.equal(answer.json().error, 'invalid_request');
     assert.match(
       answer.json().error_description,
-      new RegExp(`^The ${name} parameter is missing\. A code exchange sends`),
+      new RegExp(`^The ${name} parameter is missing[.] A code exchange sends`),
     );
   }
   const tokens = await exchange(flow, code);
