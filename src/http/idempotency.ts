@@ -76,13 +76,20 @@ export async function runIdempotent(
   return outcome;
 }
 
-/** The same operation on the same path with the same fields, however they were encoded. */
+/**
+ * The same operation on the same path with the same fields, however they were encoded: a set of ids is the same as a
+ * JSON array and as a form's comma-separated text (SPEC §1).
+ */
 function fingerprintOf(context: ApiContext): string {
   const input = context.input();
   const fields = Object.keys(input)
     .filter((name) => name !== 'access_token' && name !== 'suppress_response_codes')
     .sort();
   const path = context.path.replace(/\/+$/, '');
-  const canonical = JSON.stringify([context.method, path, fields.map((name) => [name, input[name]])]);
+  const value = (name: string): unknown => {
+    const sent = input[name];
+    return Array.isArray(sent) ? sent.join(',') : sent;
+  };
+  const canonical = JSON.stringify([context.method, path, fields.map((name) => [name, value(name)])]);
   return hash('sha256', canonical, 'base64url');
 }

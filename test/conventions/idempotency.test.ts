@@ -24,6 +24,30 @@ test('a retry with the same key and body replays the first answer and creates no
   assert.equal(await count(api), 1);
 });
 
+test("a retry may send a set of ids in the other encoding: a form's a,b is JSON's [a, b]", async (t) => {
+  const api = await build(t);
+  const foods = [
+    (await api.request({ method: 'POST', url: '/v2/foods', json: { name: 'A' } })).json().food.id,
+    (await api.request({ method: 'POST', url: '/v2/foods', json: { name: 'B' } })).json().food.id,
+  ];
+  const headers = { 'idempotency-key': 'key-ids' };
+  const form = { name: 'Rex', foodIds: foods.join(',') };
+  const first = await api.request({ method: 'POST', url: '/v2/dogs', form, headers });
+  assert.equal(first.statusCode, 201, first.body);
+  const retry = await api.request({ method: 'POST', url: '/v2/dogs', json: { name: 'Rex', foodIds: foods }, headers });
+  assert.equal(retry.statusCode, 201, retry.body);
+  assert.equal(retry.headers['idempotent-replayed'], 'true');
+  const other = await api.request({
+    method: 'POST',
+    url: '/v2/dogs',
+    json: { name: 'Rex', foodIds: [foods[0]] },
+    headers,
+  });
+  assert.equal(other.statusCode, 400);
+  assert.equal(other.json().code, 4002);
+  assert.equal(await count(api), 1);
+});
+
 test('the same key with another body is a 400 and creates nothing', async (t) => {
   const api = await build(t);
   const headers = { 'idempotency-key': 'key-2' };
