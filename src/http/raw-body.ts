@@ -79,7 +79,8 @@ function parse(raw: RawBody | undefined): Record<string, unknown> | undefined {
       throw new ApiError(
         'bodyMalformed',
         'The form body has a broken %-escape, or escaped bytes that are not UTF-8. Percent-encode each value as ' +
-          'UTF-8 (a space as %20 or +, é as %C3%A9).',
+          // ASCII only: the OAuth endpoints' error_description may carry no other character (RFC 6749 §5.2).
+          'UTF-8 (a space as %20 or +, an e with an acute accent as %C3%A9).',
       );
     }
     return parseForm(text) as Record<string, unknown>;

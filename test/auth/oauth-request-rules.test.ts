@@ -107,6 +107,8 @@ test('what the framework refuses before the handler answers in the RFC shape at 
       const answer = await api.request({ ...request, token: null, headers: { ...credentials, ...request.headers } });
       assertOAuthError(answer, 400, 'invalid_request', `${url}, ${what}`);
       assert.equal(answer.headers['access-control-allow-origin'], '*', `${url}, ${what}`);
+      // The catalogue's words, ASCII from the start: nothing was lost to the RFC's character set (no ? for an é).
+      assert.doesNotMatch(answer.json().error_description, /\?/, `${url}, ${what}`);
     }
   }
   const tooLarge = await post(api, '/oauth2/token', large, credentials);
