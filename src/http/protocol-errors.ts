@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, type ErrorName } from '../errors.js';
-import { MEDIA_TYPES } from '../representation/formats.js';
+import { formatFromAccept, MEDIA_TYPES, type Format } from '../representation/formats.js';
 import { renderingOfRaw, type Rendering } from './context.js';
 import { errorText } from './respond.js';
 import { requestIdOf } from './request-id.js';
@@ -108,6 +108,23 @@ function isHead(error: Error & { rawPacket?: unknown; bytesParsed?: unknown }): 
   return raw.subarray(0, parsed).indexOf('\r\n\r\n') === -1;
 }
 
+/**
+ * The format a refused request asked for, as far as the bytes Node kept of it (rawPacket) tell: the `.json` or `.xml`
+ * suffix of its path, else its Accept header; JSON when they tell nothing (a broken chunk of a body comes without its
+ * head).
+ */
+function formatOfPacket(error: Error & { rawPacket?: unknown }): Format {
+  const raw = error.rawPacket;
+  if (!Buffer.isBuffer(raw)) return 'json';
+  const packet = raw.toString('latin1');
+  const end = packet.indexOf('\r\n\r\n');
+  const head = end === -1 ? packet : packet.slice(0, end);
+  const path = /^[!-~]+ ([^ ?\r\n]+)/.exec(head)?.[1] ?? '';
+  const suffix = /\.(json|xml)\/?$/i.exec(path.slice(path.lastIndexOf('/', path.length - 2)))?.[1];
+  if (suffix !== undefined) return suffix.toLowerCase() as Format;
+  return formatFromAccept(/\r\naccept:[ \t]*([^\r\n]*)/i.exec(head)?.[1]);
+}
+
 function parserError(error: Error & { code?: string; reason?: unknown }): ApiError {
   const known = error.code ? PARSER_ERRORS[error.code] : undefined;
   if (known) {
@@ -145,7 +162,8 @@ export function clientErrorHandler(portalUrl: string) {
         { requestId, parserError: error.code, reason: error.message, code: apiError.code },
         'request rejected by the HTTP parser',
       );
-      socket.write(rawAnswer(protocolAnswer(apiError, requestId, moreInfoBase), isHead(error)));
+      const rendering = { format: formatOfPacket(error), suppress: false };
+      socket.write(rawAnswer(protocolAnswer(apiError, requestId, moreInfoBase, rendering), isHead(error)));
     }
     socket.destroy();
   };

@@ -102,6 +102,36 @@ test("Node's protocol errors answer 400 in the catalogue's shape, with X-Request
   }
 });
 
+test('a protocol error answers in the format its request asked for, as far as Node kept it', async (t) => {
+  const api = await build(t);
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = api.app.server.address() as net.AddressInfo;
+  const xml = 'Accept: application/xml\r\n';
+  for (const [name, request] of [
+    [
+      'Accept, two Content-Lengths',
+      `POST /v2/dogs HTTP/1.1\r\n${HOST}${xml}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+    ],
+    ['a .xml suffix, a nameless header', `GET /v2/dogs.xml HTTP/1.1\r\n${HOST}: nameless\r\n\r\n`],
+    [
+      'Accept, both framings',
+      `POST /v2/dogs HTTP/1.1\r\n${HOST}${xml}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    ],
+  ] as const) {
+    const answer = await sendRaw(port, request);
+    assert.equal(answer.statusLine, 'HTTP/1.1 400 Bad Request', name);
+    assert.equal(answer.headers['content-type'], 'application/xml; charset=utf-8', name);
+    assert.match(
+      answer.body,
+      /^<\?xml version="1\.0" encoding="UTF-8"\?><error><message>.+<\/message><more_info>.+<code>10\d\d<\/code><\/error>$/,
+      name,
+    );
+  }
+  // A .json suffix wins over Accept, as on any answer.
+  const json = await sendRaw(port, `GET /v2/dogs.json HTTP/1.1\r\n${HOST}${xml}: nameless\r\n\r\n`);
+  assert.equal(json.headers['content-type'], 'application/json; charset=utf-8');
+});
+
 test('a request whose body trickles in past the request timeout is a 400 in the catalogue shape, and closed', async (t) => {
   const api = await build(t, {}, undefined, { requestTimeoutMs: 1000 });
   await api.app.listen({ port: 0, host: '127.0.0.1' });
