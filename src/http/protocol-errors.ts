@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, type ErrorName } from '../errors.js';
-import { formatFromAccept, MEDIA_TYPES, type Format } from '../representation/formats.js';
+import { MEDIA_TYPES, type Format } from '../representation/formats.js';
 import { renderingOfRaw, type Rendering } from './context.js';
 import { errorText } from './respond.js';
 import { requestIdOf } from './request-id.js';
@@ -109,9 +109,9 @@ function isHead(error: Error & { rawPacket?: unknown; bytesParsed?: unknown }): 
 }
 
 /**
- * The format a refused request asked for, as far as the bytes Node kept of it (rawPacket) tell: the `.json` or `.xml`
- * suffix of its path, else its Accept header; JSON when they tell nothing (a broken chunk of a body comes without its
- * head).
+ * The format a refused request asked for, as far as the bytes Node kept of it (rawPacket) tell: its request target and
+ * Accept header, read as any request's are (renderingOfRaw: the target's format suffix, else Accept); JSON when they
+ * tell nothing (a broken chunk of a body comes without its head).
  */
 function formatOfPacket(error: Error & { rawPacket?: unknown }): Format {
   const raw = error.rawPacket;
@@ -119,10 +119,11 @@ function formatOfPacket(error: Error & { rawPacket?: unknown }): Format {
   const packet = raw.toString('latin1');
   const end = packet.indexOf('\r\n\r\n');
   const head = end === -1 ? packet : packet.slice(0, end);
-  const path = /^[!-~]+ ([^ ?\r\n]+)/.exec(head)?.[1] ?? '';
-  const suffix = /\.(json|xml)\/?$/i.exec(path.slice(path.lastIndexOf('/', path.length - 2)))?.[1];
-  if (suffix !== undefined) return suffix.toLowerCase() as Format;
-  return formatFromAccept(/\r\naccept:[ \t]*([^\r\n]*)/i.exec(head)?.[1]);
+  const url = /^[!-~]+ (\S+)/.exec(head)?.[1];
+  if (url === undefined) return 'json';
+  const accept = /\r\naccept:[ \t]*([^\r\n]*)/i.exec(head)?.[1];
+  const request = { url, headers: accept === undefined ? {} : { accept } } as IncomingMessage;
+  return renderingOfRaw(request).format;
 }
 
 function parserError(error: Error & { code?: string; reason?: unknown }): ApiError {
