@@ -27,11 +27,12 @@ export async function authenticateClient(
   body: Readonly<Record<string, unknown>>,
   publicAllowed = false,
 ): Promise<Client | InvalidClient | InvalidRequest> {
+  const basic = basicOf(authorization);
   if (publicAllowed) {
-    const publicClient = await presentedPublicClient(store, authorization, body);
+    const publicClient = await presentedPublicClient(store, basic, body);
     if (publicClient) return publicClient;
   }
-  const credentials = presentedCredentials(authorization, body);
+  const credentials = presentedCredentials(basic, body);
   if (credentials instanceof InvalidClient || credentials instanceof InvalidRequest) return credentials;
   // An id no client can have is unknown without asking the storage: a NUL in it was a 500 on PostgreSQL.
   const client = ID_PATTERN.test(credentials.id) ? await store.findClient(credentials.id) : undefined;
@@ -53,14 +54,13 @@ export async function authenticateClient(
  */
 async function presentedPublicClient(
   store: AuthStore,
-  authorization: string | undefined,
+  basic: PresentedBasic,
   body: Readonly<Record<string, unknown>>,
 ): Promise<Client | undefined> {
   if ((body.client_secret ?? '') !== '') return undefined;
   let id = body.client_id;
-  if (authorization !== undefined && /^basic(\s|$)/i.test(authorization)) {
-    const basic = basicCredentials(authorization);
-    if (!basic || basic.secret !== '' || (id !== undefined && id !== basic.id)) return undefined;
+  if (basic !== undefined) {
+    if (basic === 'malformed' || basic.secret !== '' || (id !== undefined && id !== basic.id)) return undefined;
     id = basic.id;
   }
   if (typeof id !== 'string' || !ID_PATTERN.test(id)) return undefined;
@@ -70,17 +70,15 @@ async function presentedPublicClient(
 
 /** The credentials the request carries by exactly one method, or why there are none to check. */
 function presentedCredentials(
-  authorization: string | undefined,
+  basic: PresentedBasic,
   body: Readonly<Record<string, unknown>>,
 ): Credentials | InvalidClient | InvalidRequest {
   const bodyId = bodyParameter(body, 'client_id');
   const bodySecret = bodyParameter(body, 'client_secret');
   if (bodyId instanceof InvalidRequest) return bodyId;
   if (bodySecret instanceof InvalidRequest) return bodySecret;
-  // Another scheme (a Bearer token, say) is not a way to authenticate a client here: it is ignored.
-  if (authorization !== undefined && /^basic(\s|$)/i.test(authorization)) {
-    const basic = basicCredentials(authorization);
-    if (!basic)
+  if (basic !== undefined) {
+    if (basic === 'malformed')
       return new InvalidClient(
         'The Authorization header is not valid Basic credentials: send Basic base64(client_id:client_secret), ' +
           'each part form-encoded (RFC 6749 §2.3.1).',
@@ -127,6 +125,18 @@ function bodyParameter(body: Readonly<Record<string, unknown>>, name: string): s
   if (typeof value !== 'string')
     return new InvalidRequest(`${name} was sent more than once, or not as text: send it once.`);
   return value;
+}
+
+/**
+ * The Authorization header as client authentication, decoded once for both ways a client may present itself: undefined
+ * without one or with another scheme (a Bearer token, say, is not a way to authenticate a client here: it is ignored),
+ * `malformed` for a Basic header that is not valid Basic credentials.
+ */
+type PresentedBasic = Credentials | 'malformed' | undefined;
+
+function basicOf(authorization: string | undefined): PresentedBasic {
+  if (authorization === undefined || !/^basic(\s|$)/i.test(authorization)) return undefined;
+  return basicCredentials(authorization) ?? 'malformed';
 }
 
 /**
